@@ -1,0 +1,54 @@
+# The perf context series workshop.  `make help` lists the targets.
+ARCH ?= arm64
+S := scripts
+
+.PHONY: help deps tree export kernel tools initramfs run check check-full \
+	checkpatch clean
+
+help:
+	@echo "make run         build the patched kernel for ARCH (default arm64)"
+	@echo "                 and boot it under QEMU, showing perf at work"
+	@echo "make check       the whole test suite, x86_64 and arm64"
+	@echo "make check-full  the same with every 'perf test'"
+	@echo "make tree        build/linux: the base + patches/series (git am)"
+	@echo "make export      build/linux base..HEAD back into patches/"
+	@echo "make kernel|tools|initramfs ARCH=..   one build step"
+	@echo "make checkpatch  checkpatch --strict on patches/"
+	@echo "make deps        install the Debian packages (root)"
+
+deps:
+	$(S)/deps.sh
+
+tree: deps
+	$(S)/tree.sh
+
+export:
+	$(S)/export.sh
+
+kernel: deps
+	SYNC=1 $(S)/tree.sh
+	$(S)/build-kernel.sh $(ARCH)
+
+tools: deps
+	SYNC=1 $(S)/tree.sh
+	$(S)/build-tools.sh $(ARCH)
+
+initramfs: tools
+	$(S)/mkinitramfs.sh $(ARCH)
+
+run: kernel initramfs
+	CONSOLE=$(or $(CONSOLE),0) TIMEOUT=900 $(S)/qemu.sh $(ARCH) run
+	@cat build/logs/$(ARCH)-run/guest.log
+
+check:
+	$(S)/check.sh core
+
+check-full:
+	$(S)/check.sh full
+
+checkpatch: deps
+	SYNC=1 $(S)/tree.sh
+	ARCHS= $(S)/check.sh core
+
+clean:
+	rm -rf build/out build/logs

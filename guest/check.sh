@@ -1,0 +1,38 @@
+# `make check` inside the guest: run the kselftests and perf test, printing
+# their raw output between markers; the host parses and judges it
+# (scripts/results.py) against tests/expect/ARCH.txt.
+#   GUEST_FILTER=core: only the perf tests named in /guest/perf-tests-core.txt
+#   GUEST_FILTER=full: every perf test
+set -u
+export PERF_PAGER=cat PAGER=cat
+cd /tmp
+T=${GUEST_TIMEOUT:-600}
+
+echo "=== BEGIN dmesg-mark"
+echo "=== END dmesg-mark rc=0"
+
+for t in /kselftest/perf_events/*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	n=$(basename "$t")
+	case $n in *.sh|settings|config) continue ;; esac
+	echo "=== BEGIN kselftest perf_events/$n"
+	(cd /kselftest/perf_events && timeout "$T" "./$n" 2>&1)
+	echo "=== END kselftest perf_events/$n rc=$?"
+done
+
+perf test -l > /tmp/perf-tests 2>&1
+want() {
+	[ "${GUEST_FILTER:-core}" = full ] && return 0
+	grep -vE '^\s*(#|$)' /guest/perf-tests-core.txt | while read -r pat; do
+		case $1 in *$pat*) echo y; break ;; esac
+	done | grep -q y
+}
+grep -E '^ *[0-9]+: ' /tmp/perf-tests | while IFS= read -r line; do
+	num=$(echo "$line" | sed -E 's/^ *([0-9]+):.*/\1/')
+	desc=$(echo "$line" | sed -E 's/^ *[0-9]+: *//')
+	want "$desc" || continue
+	echo "=== BEGIN perftest $num $desc"
+	timeout "$T" perf test "$num" 2>&1 < /dev/null
+	echo "=== END perftest $num rc=$?"
+done
+exit 0

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# check.sh [core|full]: the whole test suite (`make check`, `make check-full`).
+#   - checkpatch --strict on every patch in patches/series
+#   - for each of ARCHS (default "x86_64 arm64"): build the debug kernel,
+#     perf and the kselftests; boot under QEMU TCG; KUnit at boot, the
+#     perf_events kselftests, perf test (core: the perf-core tests listed in
+#     tests/perf-tests-core.txt; full: all of them); scan the kernel log.
+# Ends with one line "N passed, N failed, N skipped"; exit 1 on any failure.
+. "$(dirname "$0")/lib.sh"
+filter=${1:-core}
+archs=${ARCHS:-x86_64 arm64}
+t0=$(date +%s)
+passed=0 failed=0 skipped=0
+mkdir -p "$BUILD/logs"
+summary=$BUILD/logs/summary-$filter.txt
+: > "$summary"
+note() { echo "$*" | tee -a "$summary"; }
+count() { # count passed|failed|skipped N
+	eval "$1=\$(( $1 + $2 ))"
+}
+
+"$TOP/scripts/deps.sh"
+SYNC=1 "$TOP/scripts/tree.sh"
+if [ -f "$BUILD/BASE-UNPINNED" ] && [ "${ALLOW_UNPINNED:-0}" != 1 ]; then
+	note "FAIL  base: the archive serves linux-source-6.1 $(cat "$BUILD/BASE-UNPINNED"), base.pin pins another (ALLOW_UNPINNED=1 to test anyway)"
+	count failed 1
+fi
+
+# checkpatch
+np=0
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	np=$((np + 1))
+	if out=$("$SRC/scripts/checkpatch.pl" --strict --quiet --no-summary \
+			--show-types "$TOP/patches/$p" 2>&1); then
+		note "PASS  checkpatch: $p"; count passed 1
+	else
+		note "FAIL  checkpatch: $p"; echo "$out" | sed 's/^/      /'; count failed 1
+	fi
+done < <(cat "$TOP/patches/series" 2>/dev/null || true)
+note "checkpatch: $np patches checked"
+
+for arch in $archs; do
+	arch_vars "$arch"
+	logs=$BUILD/logs/$arch-check
+	ta=$(date +%s)
+	if ! "$TOP/scripts/build-kernel.sh" "$arch" ||
+	   ! "$TOP/scripts/build-tools.sh" "$arch" ||
+	   ! "$TOP/scripts/mkinitramfs.sh" "$arch"; then
+		note "FAIL  $arch: build"; count failed 1
+		continue
+	fi
+	tb=$(date +%s)
+	LOGS=$logs TIMEOUT=${TIMEOUT:-2700} "$TOP/scripts/qemu.sh" "$arch" check "$filter" || true
+	tc=$(date +%s)
+	python3 "$TOP/scripts/results.py" "$arch" "$logs" "$TOP/tests/expect/$arch.txt" \
+		--vmlinux "$OUT/$arch/vmlinux" --src "$SRC" --cross "$CROSS" \
+		--json "$logs/results.json" > "$logs/results.txt" || true
+	grep -vE '^PASS ' "$logs/results.txt" | tee -a "$summary"
+	read -r p f s < <(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["counts"]; print(c["passed"], c["failed"], c["skipped"])' "$logs/results.json" 2>/dev/null || echo "0 1 0")
+	count passed "$p"; count failed "$f"; count skipped "$s"
+	note "$arch: build $((tb - ta)) s, guest $((tc - tb)) s (full results: ${logs#"$TOP"/}/results.txt)"
+done
+note "check ($filter) took $(( $(date +%s) - t0 )) s"
+echo "$passed passed, $failed failed, $skipped skipped" | tee -a "$summary"
+[ "$failed" = 0 ]

@@ -1,0 +1,29 @@
+# Shared settings for the workshop scripts.  Sourced, not run.
+# shellcheck shell=bash
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+SRC=${SRC:-$BUILD/linux}
+OUT=${OUT:-$BUILD/out}
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+# ccache keys on content, not mtimes or paths: a re-made tree still hits.
+export CCACHE_BASEDIR=$TOP
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+# Reproducible build stamps keep init/version.c and friends cacheable.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=perfctx KBUILD_BUILD_HOST=workshop
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# arch_vars ARCH: sets KARCH, CROSS, IMAGE for the kernel build.
+arch_vars() {
+	case "$1" in
+	x86_64) KARCH=x86_64; CROSS=; IMAGE=arch/x86/boot/bzImage ;;
+	arm64) KARCH=arm64; CROSS=aarch64-linux-gnu-; IMAGE=arch/arm64/boot/Image ;;
+	*) die "unknown arch '$1' (x86_64 or arm64)" ;;
+	esac
+}

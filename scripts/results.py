@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""results.py ARCH LOGDIR EXPECT [--vmlinux V --src S --cross C] [--json OUT]
+
+Judge one guest run.  Reads LOGDIR/console.log (the whole kernel log) and
+LOGDIR/guest.log (the guest's report), and prints one line per result:
+
+  PASS / FAIL / SKIP / XFAIL  <key>  [reason]
+
+Keys: kunit:<suite>.<case>, kselftest:perf_events/<prog>:<case>,
+perftest:<description>[/<subtest>], kernel:<splat>, guest:<what>.
+
+EXPECT (tests/expect/ARCH.txt) lists, one a line, '<key glob> | skip|fail|any |
+<reason>': results that may not pass in this guest and why.  A result that
+does not pass and is not listed fails; a listed skip/fail that passes fails
+too ("listed but passes: take it off the list"), so the list only shrinks.
+Any kernel splat (WARNING, BUG, Oops, KASAN, lockdep, RCU stall, hung task,
+kmemleak) fails, printed with its trace decoded by
+scripts/decode_stacktrace.sh.  The last line is 'N passed, N failed, N
+skipped' (XFAIL counts as skipped).  Exit status 1 on any failure."""
+import argparse, fnmatch, json, os, re, subprocess, sys, tempfile
+
+TS = re.compile(r'^\[\s*\d+\.\d+\]\s?(\[\s*[CT]\d+\]\s?)?')
+SPLAT = [re.compile(p) for p in (
+    r'^WARNING:', r'^-+\[ cut here \]-+', r'\bBUG: ', r'^kernel BUG at',
+    r'Oops', r'^general protection fault', r'^Unable to handle kernel',
+    r'^Kernel panic', r'^INFO: task .* blocked for more than',
+    r'rcu: INFO: .*detected stall', r'detected stalls on CPUs',
+    r'^UBSAN:', r'^ODEBUG:', r'^list_(add|del) corruption',
+    r'unreferenced object 0x', r'hard LOCKUP', r'^INFO: possible',
+    r'^DEBUG_LOCKS_WARN_ON',
+)]
+# Lines that look alarming but are not: none so far.  Add with a reason.
+BENIGN = [re.compile(p) for p in (
+    r'KernelAddressSanitizer initialized',
+    r'RCU lockdep checking is enabled',
+)]
+
+
+def strip(line):
+    return TS.sub('', line.rstrip('\r\n'))
+
+
+def splats(console):
+    """Yield (title, trace lines) for each kernel report in the log."""
+    lines = console.splitlines()
+    i = 0
+    while i < len(lines):
+        msg = strip(lines[i])
+        if any(b.search(msg) for b in BENIGN) or \
+                not any(s.search(msg) for s in SPLAT):
+            i += 1
+            continue
+        j = i + 1
+        title = msg
+        if re.match(r'^-+\[ cut here \]-+', msg) and j < len(lines):
+            title = strip(lines[j])
+        while j < len(lines) and j - i < 120:
+            m = strip(lines[j])
+            j += 1
+            if m.startswith('---[ end') or m.startswith('=== '):
+                break
+        yield title, lines[i:j]
+        i = j
+
+
+def decode(trace, a):
+    if not a.vmlinux or not os.path.exists(a.vmlinux):
+        return '\n'.join(trace)
+    env = dict(os.environ, CROSS_COMPILE=a.cross or '')
+    try:
+        p = subprocess.run([os.path.join(a.src, 'scripts/decode_stacktrace.sh'),
+                            a.vmlinux, a.src],
+                           input='\n'.join(trace) + '\n', capture_output=True,
+                           text=True, env=env, timeout=300)
+        return p.stdout or '\n'.join(trace)
+    except (OSError, subprocess.SubprocessError):
+        return '\n'.join(trace)
+
+
+def kunit(console, a):
+    """Results of the KUnit suites that ran at boot, via kunit.py parse."""
+    if 'KTAP version' not in console and 'TAP version' not in console:
+        return [('kunit:(boot)', 'FAIL', 'no KTAP output in the kernel log')]
+    tool = os.path.join(a.src, 'tools/testing/kunit/kunit.py')
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, 'log')
+        js = os.path.join(d, 'out.json')
+        with open(log, 'w') as f:
+            f.write(console)
+        p = subprocess.run([sys.executable, tool, 'parse', '--json=' + js, log],
+                           capture_output=True, text=True)
+        if not os.path.exists(js):
+            return [('kunit:(parse)', 'FAIL', p.stdout[-2000:] + p.stderr[-2000:])]
+        tree = json.load(open(js))
+    out = []
+
+    def walk(g, prefix):
+        for c in g.get('test_cases', []):
+            st = {'PASS': 'PASS', 'SKIP': 'SKIP'}.get(c['status'], 'FAIL')
+            out.append(('kunit:' + prefix + c['name'], st, ''))
+        for s in g.get('sub_groups', []):
+            walk(s, prefix + s['name'] + '.')
+    walk(tree, '')
+    if not out:
+        out.append(('kunit:(boot)', 'FAIL', 'KTAP output had no test cases'))
+    return out
+
+
+def sections(guest):
+    """(kind, name, body lines, rc) for each === BEGIN/END block."""
+    cur = None
+    for line in guest.splitlines():
+        m = re.match(r'^=== BEGIN (\S+) (.*)$', line)
+        if m:
+            cur = (m.group(1), m.group(2), [])
+            continue
+        m = re.match(r'^=== END \S+.* rc=(\d+)$', line)
+        if m and cur:
+            yield cur[0], cur[1], cur[2], int(m.group(1))
+            cur = None
+            continue
+        if cur:
+            cur[2].append(line)
+    if cur:
+        yield cur[0], cur[1], cur[2], None
+
+
+def kselftest(name, body, rc):
+    out = []
+    for line in body:
+        m = re.match(r'^(not ok|ok) \d+ (.*?)(?:\s+#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$', line)
+        if not m:
+            continue
+        st = 'PASS' if m.group(1) == 'ok' else 'FAIL'
+        if m.group(3) == 'SKIP':
+            st = 'SKIP'
+        out.append(('kselftest:%s:%s' % (name, m.group(2).strip()), st,
+                    (m.group(4) or '').strip()))
+    if rc is None:
+        out.append(('kselftest:' + name, 'FAIL', 'did not finish'))
+    elif not out:
+        st = {0: 'PASS', 4: 'SKIP'}.get(rc, 'FAIL')
+        out.append(('kselftest:' + name, st, 'exit status %d' % rc))
+    elif rc == 124:
+        out.append(('kselftest:' + name, 'FAIL', 'timed out'))
+    return out
+
+
+def perftest(name, body, rc):
+    num, _, desc = name.partition(' ')
+    out, parent = [], desc
+    for line in body:
+        m = re.match(r'^\s*(\d+)(?:\.(\d+))?:\s*(.*?)\s*:\s*(Ok|FAILED!|Skip.*)\s*$', line)
+        if not m:
+            continue
+        d = m.group(3)
+        key = 'perftest:' + (parent + '/' + d if m.group(2) else d)
+        r = m.group(4)
+        st = 'PASS' if r == 'Ok' else 'FAIL' if r.startswith('FAILED') else 'SKIP'
+        reason = r[4:].strip(' ()') if st == 'SKIP' else ''
+        out.append((key, st, reason))
+    if rc == 124:
+        out.append(('perftest:' + desc, 'FAIL', 'timed out'))
+    elif not out:
+        out.append(('perftest:' + desc, 'FAIL',
+                    'no result line (exit status %s)' % rc))
+    return out
+
+
+def load_expect(path):
+    exp = []
+    if not os.path.exists(path):
+        return exp
+    for n, line in enumerate(open(path), 1):
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        parts = [p.strip() for p in line.split('|')]
+        if len(parts) != 3 or parts[1] not in ('skip', 'fail', 'any') or not parts[2]:
+            sys.exit('%s:%d: want "<key glob> | skip|fail|any | <reason>"' % (path, n))
+        exp.append(parts)
+    return exp
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('arch')
+    ap.add_argument('logdir')
+    ap.add_argument('expect')
+    ap.add_argument('--vmlinux')
+    ap.add_argument('--src', default='.')
+    ap.add_argument('--cross')
+    ap.add_argument('--json')
+    ap.add_argument('--no-kunit', action='store_true')
+    a = ap.parse_args()
+    console = open(os.path.join(a.logdir, 'console.log'), errors='replace').read()
+    guest = open(os.path.join(a.logdir, 'guest.log'), errors='replace').read()
+
+    res = []
+    for title, trace in splats(console):
+        print('---- kernel report: %s' % title)
+        print(decode(trace, a))
+        res.append(('kernel:' + title[:120], 'FAIL', 'see the trace above'))
+    if not a.no_kunit:
+        res += kunit(console, a)
+    for kind, name, body, rc in sections(guest):
+        if kind == 'kselftest':
+            res += kselftest(name, body, rc)
+        elif kind == 'perftest':
+            res += perftest(name, body, rc)
+    m = re.findall(r'^GUEST-EXIT: (\d+)', guest, re.M)
+    if not m:
+        tail = '\n'.join(guest.splitlines()[-3:])
+        res.append(('guest:exit', 'FAIL', 'the guest did not finish: ' + tail))
+    elif m[-1] != '0':
+        res.append(('guest:exit', 'FAIL', 'guest script exit status ' + m[-1]))
+
+    exp = load_expect(a.expect)
+    counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+    judged = []
+    for key, st, reason in res:
+        e = next((x for x in exp if fnmatch.fnmatchcase(key, x[0])), None)
+        if key.startswith('kernel:') or key.startswith('guest:'):
+            e = None
+        if st == 'PASS':
+            if e and e[1] != 'any':
+                verdict, reason = 'FAIL', 'listed as "%s" in %s but passes: take it off the list' % (
+                    e[1], os.path.basename(a.expect))
+            else:
+                verdict = 'PASS'
+        elif e and (e[1] == 'any' or (e[1] == 'skip') == (st == 'SKIP')):
+            verdict = 'SKIP' if st == 'SKIP' else 'XFAIL'
+            reason = e[2]
+        else:
+            verdict = 'FAIL'
+            reason = ('%s, not listed in %s' % (st.lower(), os.path.basename(a.expect))
+                      if st != 'FAIL' or not e else 'failed, listed as "%s"' % e[1]) + \
+                (': ' + reason if reason else '')
+        counts[{'PASS': 'passed', 'FAIL': 'failed'}.get(verdict, 'skipped')] += 1
+        judged.append({'key': key, 'result': st, 'verdict': verdict, 'reason': reason})
+        print('%-5s %s: %s%s' % (verdict, a.arch, key, '  # ' + reason if reason else ''))
+    if a.json:
+        json.dump({'arch': a.arch, 'counts': counts, 'results': judged},
+                  open(a.json, 'w'), indent=1)
+    print('%s: %d passed, %d failed, %d skipped' % (
+        a.arch, counts['passed'], counts['failed'], counts['skipped']))
+    return 1 if counts['failed'] else 0
+
+
+sys.exit(main())

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# tree.sh: make build/linux, a git work tree holding the base (base.pin) as
+# one commit tagged 'base', with patches/series applied on top by git am.
+#
+# An existing tree is reused (reset to 'base', series re-applied) so that
+# unchanged files keep their mtimes and incremental builds stay incremental.
+# It refuses to throw away work that is not exported to patches/ yet, unless
+# FORCE=1.
+. "$(dirname "$0")/lib.sh"
+tarball=$("$TOP/scripts/base.sh")
+pinned=$(grep '^version=' "$TOP/base.pin" | cut -d= -f2)
+[ -f "$BUILD/BASE-UNPINNED" ] && pinned=$(cat "$BUILD/BASE-UNPINNED")
+stamp="Debian $(grep '^package=' "$TOP/base.pin" | cut -d= -f2) $pinned"
+
+export GIT_AUTHOR_NAME="perf-ctx workshop" GIT_AUTHOR_EMAIL="workshop@localhost"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+
+# Debian's top-level .gitignore ends in "/*" (ignore everything at the top
+# level).  The base commit keeps the file as shipped; the work tree gets a
+# copy without that block, marked skip-worktree, so that new files show up
+# in 'git status' as they would in an upstream tree.
+fix_gitignore() {
+	git -C "$SRC" update-index --no-skip-worktree .gitignore
+	git -C "$SRC" checkout -q -- .gitignore
+	python3 - "$SRC/.gitignore" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'(?:#?\n)*# Debian packaging: ignore everything.*\Z', '\n', s, flags=re.S)
+open(sys.argv[1], 'w').write(s)
+PY
+	git -C "$SRC" update-index --skip-worktree .gitignore
+}
+
+# in_sync: does base..HEAD export to exactly the patches in patches/series?
+in_sync() {
+	local tmp rc=0
+	tmp=$(mktemp -d)
+	git -C "$SRC" format-patch -q --zero-commit --no-signature -o "$tmp" base..HEAD
+	(cd "$tmp" && ls) > "$tmp/.list"
+	if ! diff -q <(grep -vE '^\s*(#|$)' "$TOP/patches/series" 2>/dev/null) "$tmp/.list" >/dev/null; then
+		rc=1
+	else
+		# Compare content, not the [PATCH n/m] numbering in the subject.
+		while read -r p; do
+			diff -q <(sed 's/^Subject: \[PATCH[^]]*\]/Subject:/' "$tmp/$p") \
+				<(sed 's/^Subject: \[PATCH[^]]*\]/Subject:/' "$TOP/patches/$p") >/dev/null || rc=1
+		done < "$tmp/.list"
+	fi
+	rm -rf "$tmp"
+	return $rc
+}
+
+if [ -d "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify refs/tags/base >/dev/null; then
+	if ! git -C "$SRC" log -1 --format=%B base | grep -qF "$stamp"; then
+		say "build/linux holds another base; making it anew"
+		[ "${FORCE:-0}" = 1 ] || [ -z "$(git -C "$SRC" log --format=%s base..HEAD)" ] ||
+			die "build/linux has commits on another base; export them or FORCE=1"
+		rm -rf "$SRC"
+	else
+		git -C "$SRC" am --abort >/dev/null 2>&1 || true
+		# refuse MSG: unless FORCE=1; with SYNC=1 (make check) the tree is
+		# tested as it stands instead.
+		refuse() {
+			[ "${FORCE:-0}" = 1 ] && return 0
+			if [ "${SYNC:-0}" = 1 ]; then
+				say "WARNING: testing build/linux as it stands: $1"
+				exit 0
+			fi
+			die "$1"
+		}
+		dirty=$(git -C "$SRC" status --porcelain --untracked-files=no)
+		[ -z "$dirty" ] || refuse "build/linux has uncommitted edits (commit and 'make export', or FORCE=1):
+$dirty"
+		if [ "${FORCE:-0}" != 1 ] && in_sync; then
+			fix_gitignore
+			say "build/linux: base ($stamp) + $(git -C "$SRC" rev-list --count base..HEAD) patches, in step with patches/"
+			exit 0
+		fi
+		want=$(git -C "$SRC" log --format=%s base..HEAD | sort)
+		have=$(for f in "$TOP"/patches/[0-9]*.patch; do
+			[ -f "$f" ] && git mailinfo /dev/null /dev/null < "$f" 2>/dev/null |
+				sed -n 's/^Subject: //p'; done | sort)
+		missing=$(comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$have") | sed '/^$/d')
+		[ -z "$missing" ] || refuse "build/linux has commits not in patches/ ('make export' first, or FORCE=1):
+$missing"
+		git -C "$SRC" reset -q --hard base
+	fi
+fi
+
+if [ ! -d "$SRC/.git" ]; then
+	say "unpacking $tarball into $SRC"
+	rm -rf "$SRC.new"
+	mkdir -p "$SRC.new"
+	tar -C "$SRC.new" --strip-components=1 -xf "$tarball"
+	git -C "$SRC.new" init -q -b master
+	git -C "$SRC.new" add -f -A .
+	GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
+		git -C "$SRC.new" commit -q -m "Linux $(grep '^upstream=' "$TOP/base.pin" | cut -d= -f2) ($stamp)" \
+		-m "Unpacked from $tarball, sha256 $(sha256sum "$tarball" | cut -d' ' -f1)."
+	git -C "$SRC.new" tag base
+	mv "$SRC.new" "$SRC"
+fi
+fix_gitignore
+
+# Apply the series.  Committer date = author date, so the same patches give
+# the same commits and tree -> export -> tree round-trips without a diff.
+failed=()
+n=0
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	if ! git -C "$SRC" am -q --committer-date-is-author-date "$TOP/patches/$p" >/dev/null 2>&1; then
+		failed+=("$p")
+		git -C "$SRC" am --abort >/dev/null 2>&1 || true
+	fi
+done < <(cat "$TOP/patches/series" 2>/dev/null || true)
+if [ ${#failed[@]} -gt 0 ]; then
+	printf 'does not apply on %s: %s\n' "$stamp" "${failed[@]}" >&2
+	die "${#failed[@]} of $n patches did not apply"
+fi
+say "build/linux: base ($stamp) + $n patches"
