@@ -16,11 +16,15 @@ for t in /kselftest/perf_events/*; do
 	n=$(basename "$t")
 	case $n in *.sh|settings|config) continue ;; esac
 	echo "=== BEGIN kselftest perf_events/$n"
-	(cd /kselftest/perf_events && timeout "$T" "./$n" 2>&1)
-	echo "=== END kselftest perf_events/$n rc=$?"
+	cd /kselftest/perf_events
+	timeout "$T" "./$n" 2>&1 | cat
+	rc=${PIPESTATUS[0]}
+	cd /tmp
+	echo
+	echo "=== END kselftest perf_events/$n rc=$rc"
 done
 
-perf test -l > /tmp/perf-tests 2>&1
+perf test list > /tmp/perf-tests 2>&1
 want() {
 	[ "${GUEST_FILTER:-core}" = full ] && return 0
 	grep -vE '^\s*(#|$)' /guest/perf-tests-core.txt | while read -r pat; do
@@ -32,7 +36,10 @@ grep -E '^ *[0-9]+: ' /tmp/perf-tests | while IFS= read -r line; do
 	desc=$(echo "$line" | sed -E 's/^ *[0-9]+: *//')
 	want "$desc" || continue
 	echo "=== BEGIN perftest $num $desc"
-	timeout "$T" perf test "$num" 2>&1 < /dev/null
-	echo "=== END perftest $num rc=$?"
+	# Through a pipe: no tty, so no colours; -v so a failure shows why.
+	timeout "$T" perf test -v "$num" 2>&1 < /dev/null | cat
+	rc=${PIPESTATUS[0]}
+	echo
+	echo "=== END perftest $num rc=$rc"
 done
 exit 0

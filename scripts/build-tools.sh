@@ -11,7 +11,7 @@ mkdir -p "$o/perf" "$o/kselftest"
 
 # Features perf is built without: nothing the perf-core tests need, and each
 # would need more libraries in the guest.
-perf_opts=(NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1 NO_LIBUNWIND=1
+perf_opts=(prefix=/usr PYTHON_WORD=python3 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1 NO_LIBUNWIND=1
 	NO_LIBAUDIT=1 NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_LIBNUMA=1
 	NO_LIBCAP=1 NO_LIBZSTD=1 NO_LIBLLVM=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1
 	NO_SDT=1 NO_AUXTRACE=0 WERROR=0)
@@ -22,14 +22,22 @@ say "building perf for $arch"
 tmake tools/perf O="$o/perf" "${perf_opts[@]}" >"$o/perf-build.log" 2>&1 ||
 	{ tail -40 "$o/perf-build.log"; die "perf build failed for $arch (log: $o/perf-build.log)"; }
 rm -rf "$root"
-tmake tools/perf O="$o/perf" "${perf_opts[@]}" DESTDIR="$root" prefix=/usr \
+tmake tools/perf O="$o/perf" "${perf_opts[@]}" DESTDIR="$root" \
 	install-bin >>"$o/perf-build.log" 2>&1 ||
 	{ tail -40 "$o/perf-build.log"; die "perf install failed for $arch"; }
 
 say "building perf_events kselftests for $arch"
-make -s -C "$SRC/tools/testing/selftests" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-	O="$o/kselftest" TARGETS=perf_events INSTALL_PATH="$o/kselftest/install" \
-	install >"$o/kselftest-build.log" 2>&1 ||
+# Straight from the test's folder: the selftests top-level Makefile would
+# install uapi headers into the source tree, which O= builds refuse.
+kout=$OUT/$arch
+[ -f "$kout/.config" ] || die "configure the $arch kernel first (scripts/build-kernel.sh $arch)"
+make -s -C "$SRC" O="$kout" ARCH="$KARCH" CROSS_COMPILE="$CROSS" headers >/dev/null
+rm -rf "$o/kselftest"
+mkdir -p "$o/kselftest"
+make -s -C "$SRC/tools/testing/selftests/perf_events" ARCH="$KARCH" \
+	CROSS_COMPILE="$CROSS" OUTPUT="$o/kselftest" \
+	KHDR_INCLUDES="-isystem $kout/usr/include" >"$o/kselftest-build.log" 2>&1 ||
 	{ tail -40 "$o/kselftest-build.log"; die "kselftest build failed for $arch"; }
-mkdir -p "$root/kselftest"
-cp -r "$o/kselftest/install/perf_events" "$root/kselftest/"
+mkdir -p "$root/kselftest/perf_events"
+find "$o/kselftest" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/kselftest/perf_events/" \;
+cp "$SRC/tools/testing/selftests/perf_events/settings" "$root/kselftest/perf_events/" 2>/dev/null || true

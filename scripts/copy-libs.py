@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""copy-libs.py ROOT LIBDIR... -- ELF...: copy into ROOT the dynamic loader
+"""copy-libs.py ROOT LIBDIR... -- ELF|DIR...: copy into ROOT the dynamic loader
 and every shared library the given ELF files need, found in LIBDIRs
 (recursively, by DT_NEEDED).  Works for any architecture: it reads ELF
 headers with readelf, it never runs the binaries."""
@@ -13,7 +13,19 @@ def main():
     args = sys.argv[1:]
     sep = args.index('--')
     root, libdirs, elves = args[0], args[1:sep], args[sep + 1:]
-    seen, todo = set(), list(elves)
+    todo = []
+    for e in elves:
+        if os.path.isdir(e):
+            for dp, _, fs in os.walk(e):
+                for fn in fs:
+                    p = os.path.join(dp, fn)
+                    if not os.path.islink(p) and os.path.isfile(p):
+                        with open(p, 'rb') as fh:
+                            if fh.read(4) == b'\x7fELF':
+                                todo.append(p)
+        else:
+            todo.append(e)
+    seen = set()
     while todo:
         f = todo.pop()
         if f in seen:
@@ -35,6 +47,12 @@ def main():
             src = next((os.path.join(d, n) for d in libdirs
                         if os.path.exists(os.path.join(d, n))), None)
             if not src:
+                # Python's optional extension modules (ssl, curses, ...) may
+                # need what the guest lacks: they fail to import, as on any
+                # system without the library.  Anything else must resolve.
+                if '/lib-dynload/' in f:
+                    print(f'note: {os.path.basename(f)}: no {n}', file=sys.stderr)
+                    continue
                 sys.exit(f'{f}: {n} not found in {libdirs}')
             dst = os.path.join(root, 'lib', n)
             if not os.path.exists(dst):

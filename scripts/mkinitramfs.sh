@@ -13,15 +13,32 @@ esac
 tools=$OUT/tools-$arch/root
 [ -x "$tools/usr/bin/perf" ] || die "no perf for $arch: run scripts/build-tools.sh $arch"
 
-# Debian's static busybox and bash for ARCH, unpacked from their .debs.
+# Debian's packages for the guest, of ARCH, unpacked from their .debs (never
+# installed on the host): static busybox and bash as the base, GNU
+# coreutils/grep/sed/findutils/diffutils and python3 for perf's shell and
+# python tests (busybox's mktemp, for one, wants six X's), and their libraries.
+guest_debs=(busybox-static bash-static coreutils grep sed findutils diffutils
+	python3.11-minimal libpython3.11-minimal libpython3.11-stdlib
+	libselinux1 libpcre2-8-0 libacl1 libattr1 libgmp10 libexpat1 zlib1g libffi8
+	libbz2-1.0 liblzma5 libncursesw6 libtinfo6 libreadline8 libuuid1 libsqlite3-0
+	libcrypt1)
 debs=$BUILD/debs/$darch
-if [ ! -x "$debs/root/bin/busybox" ] || [ ! -x "$debs/root/bin/bash-static" ]; then
+stamp=$(printf '%s\n' "${guest_debs[@]}" | sha256sum | cut -c1-16)
+if [ "$(cat "$debs/.stamp" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$debs"
 	mkdir -p "$debs/root"
-	(cd "$debs" && apt-get download -q "busybox-static:$darch" "bash-static:$darch" >/dev/null 2>&1 ||
-		{ apt-get update -qq && apt-get download -q "busybox-static:$darch" "bash-static:$darch"; }) ||
-		die "cannot download busybox-static/bash-static for $darch"
+	pkgs=("${guest_debs[@]/%/:$darch}")
+	(cd "$debs" && { apt-get download -q "${pkgs[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -qq && apt-get download -q "${pkgs[@]}" >/dev/null; }; }) ||
+		die "cannot download the guest's packages for $darch"
 	for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$debs/root"; done
+	echo "$stamp" > "$debs/.stamp"
 fi
+case $arch in
+x86_64) trip=x86_64-linux-gnu ;;
+arm64) trip=aarch64-linux-gnu ;;
+esac
+libdirs=("$debs/root/lib/$trip" "$debs/root/usr/lib/$trip" "${libdirs[@]}")
 
 r=$OUT/rootfs-$arch
 rm -rf "$r"
@@ -32,20 +49,32 @@ cp "$debs/root/bin/busybox" "$r/bin/busybox"
 for a in $(/bin/busybox --list); do
 	[ -e "$r/bin/$a" ] || ln -s busybox "$r/bin/$a"
 done
+# GNU tools over busybox's applets where both exist.
+for d in bin usr/bin; do
+	for f in "$debs/root/$d"/*; do
+		cp -a --remove-destination "$f" "$r/$d/"
+	done
+done
+mkdir -p "$r/usr/lib"
+cp -a "$debs/root/usr/lib/python3.11" "$r/usr/lib/"
+rm -rf "$r"/usr/lib/python3.11/{test,idlelib,tkinter,ensurepip,lib2to3,pydoc_data,turtledemo,config-*}
+find "$r/usr/lib/python3.11" -name __pycache__ -prune -exec rm -rf {} +
+ln -sf python3.11 "$r/usr/bin/python3"
+ln -sf python3.11 "$r/usr/bin/python"
+rm -f "$r/bin/bash-static"
 cp "$debs/root/bin/bash-static" "$r/bin/bash"
 ln -sf bash "$r/bin/sh"
 cp -a "$tools/." "$r/"
 cp "$TOP/guest/init" "$r/init"
 cp "$TOP"/guest/*.sh "$TOP"/tests/perf-tests-core.txt "$r/guest/"
+# GUEST_SCRIPT=FILE: a script of one's own, run by `scripts/qemu.sh ARCH script`.
+[ -n "${GUEST_SCRIPT:-}" ] && cp "$GUEST_SCRIPT" "$r/guest/script.sh"
 chmod +x "$r/init" "$r"/guest/*.sh
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$r/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$r/etc/group"
 echo "127.0.0.1 localhost" > "$r/etc/hosts"
 
-elves=$(find "$r/usr" "$r/kselftest" -type f -exec sh -c \
-	'head -c4 "$1" | grep -q ELF && echo "$1"' _ {} \;)
-# shellcheck disable=SC2086
-python3 "$TOP/scripts/copy-libs.py" "$r" "${libdirs[@]}" -- $elves
+python3 "$TOP/scripts/copy-libs.py" "$r" "${libdirs[@]}" -- "$r/usr" "$r/bin" "$r/kselftest"
 
 (cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 > "$OUT/initramfs-$arch.cpio.gz"

@@ -106,21 +106,31 @@ def kunit(console, a):
     return out
 
 
+ANSI = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
+
+
 def sections(guest):
-    """(kind, name, body lines, rc) for each === BEGIN/END block."""
+    """(kind, name, body lines, rc) for each === BEGIN/END block; rc is None
+    for a block that never ended.  Markers are found anywhere in a line, so
+    output without a final newline cannot hide one."""
     cur = None
-    for line in guest.splitlines():
-        m = re.match(r'^=== BEGIN (\S+) (.*)$', line)
-        if m:
-            cur = (m.group(1), m.group(2), [])
+    for line in ANSI.sub('', guest).splitlines():
+        m = re.search(r'=== (BEGIN|END) (\S+) (.*)$', line)
+        if not m:
+            if cur:
+                cur[2].append(line)
             continue
-        m = re.match(r'^=== END \S+.* rc=(\d+)$', line)
-        if m and cur:
-            yield cur[0], cur[1], cur[2], int(m.group(1))
-            cur = None
+        if line[:m.start()] and cur:
+            cur[2].append(line[:m.start()])
+        if m.group(1) == 'BEGIN':
+            if cur:
+                yield cur[0], cur[1], cur[2], None
+            cur = (m.group(2), m.group(3), [])
             continue
+        rc = re.search(r'rc=(\d+)$', m.group(3))
         if cur:
-            cur[2].append(line)
+            yield cur[0], cur[1], cur[2], int(rc.group(1)) if rc else None
+        cur = None
     if cur:
         yield cur[0], cur[1], cur[2], None
 
@@ -147,20 +157,35 @@ def kselftest(name, body, rc):
 
 
 def perftest(name, body, rc):
+    """Results of one `perf test -v N`: each (sub)test ends in a line
+    '<desc>: Ok|FAILED!|Skip (...)' or '<desc> subtest <k>: ...', and a
+    subtest's header '  N.k: <subdesc> :' names subtest k."""
     num, _, desc = name.partition(' ')
-    out, parent = [], desc
+    out, subs = [], {}
     for line in body:
-        m = re.match(r'^\s*(\d+)(?:\.(\d+))?:\s*(.*?)\s*:\s*(Ok|FAILED!|Skip.*)\s*$', line)
+        m = re.match(r'^\s*%s\.(\d+): (.*?)\s*:\s*$' % re.escape(num), line)
+        if m:
+            subs[m.group(1)] = m.group(2)
+            continue
+        if not line.startswith(desc):
+            continue
+        m = re.match(r'^(?: subtest (\d+))?:\s*(Ok|FAILED!|Skip.*?)\s*$',
+                     line[len(desc):])
         if not m:
             continue
-        d = m.group(3)
-        key = 'perftest:' + (parent + '/' + d if m.group(2) else d)
-        r = m.group(4)
+        key = 'perftest:' + desc
+        if m.group(1):
+            key += '/' + subs.get(m.group(1), 'subtest ' + m.group(1))
+        r = m.group(2)
         st = 'PASS' if r == 'Ok' else 'FAIL' if r.startswith('FAILED') else 'SKIP'
         reason = r[4:].strip(' ()') if st == 'SKIP' else ''
+        if st == 'FAIL':
+            reason = ' | '.join(l.strip() for l in body[-12:] if l.strip())[-600:]
         out.append((key, st, reason))
     if rc == 124:
         out.append(('perftest:' + desc, 'FAIL', 'timed out'))
+    elif rc is None:
+        out.append(('perftest:' + desc, 'FAIL', 'did not finish'))
     elif not out:
         out.append(('perftest:' + desc, 'FAIL',
                     'no result line (exit status %s)' % rc))
