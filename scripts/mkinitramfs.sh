@@ -15,13 +15,19 @@ tools=$OUT/tools-$arch/root
 
 # Debian's packages for the guest, of ARCH, unpacked from their .debs (never
 # installed on the host): static busybox and bash as the base, GNU
-# coreutils/grep/sed/findutils/diffutils and python3 for perf's shell and
-# python tests (busybox's mktemp, for one, wants six X's), and their libraries.
+# coreutils/grep/sed/findutils/diffutils, python3 and objdump for perf's
+# shell, python and object code tests (busybox's mktemp, for one, wants six X's), and their libraries.
 guest_debs=(busybox-static bash-static coreutils grep sed findutils diffutils
 	python3.11-minimal libpython3.11-minimal libpython3.11-stdlib
 	libselinux1 libpcre2-8-0 libacl1 libattr1 libgmp10 libexpat1 zlib1g libffi8
 	libbz2-1.0 liblzma5 libncursesw6 libtinfo6 libreadline8 libuuid1 libsqlite3-0
-	libcrypt1)
+	libcrypt1
+	binutils libbinutils libctf0 libctf-nobfd0 libgprofng0 libjansson4 libzstd1
+	libgcc-s1 libstdc++6)
+case $arch in
+x86_64) guest_debs+=(binutils-x86-64-linux-gnu) ;;
+arm64) guest_debs+=(binutils-aarch64-linux-gnu) ;;
+esac
 debs=$BUILD/debs/$darch
 stamp=$(printf '%s\n' "${guest_debs[@]}" | sha256sum | cut -c1-16)
 if [ "$(cat "$debs/.stamp" 2>/dev/null)" != "$stamp" ]; then
