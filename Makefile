@@ -46,9 +46,8 @@ check:
 check-full:
 	$(S)/check.sh full
 
-checkpatch: deps
-	SYNC=1 $(S)/tree.sh
-	ARCHS= $(S)/check.sh core
+checkpatch:
+	$(S)/check.sh checkpatch
 
 clean:
 	rm -rf build/out build/logs

@@ -21,10 +21,20 @@ for t in /kselftest/perf_events/*; do
 	rc=${PIPESTATUS[0]}
 	cd /tmp
 	echo
-	echo "=== END kselftest perf_events/$n rc=$rc"
+	echo "=== END kselftest perf_events/$n t=$(cut -d" " -f1 /proc/uptime) rc=$rc"
 done
 
-perf test list > /tmp/perf-tests 2>&1
+if ! perf test list > /tmp/perf-tests 2>&1 || ! grep -qE '^ *[0-9]+: ' /tmp/perf-tests; then
+	echo "perf test list failed:"; cat /tmp/perf-tests
+	exit 1
+fi
+# A core pattern that names no test is reported, so a renamed or missing
+# test cannot drop out of the run unnoticed.
+if [ "${GUEST_FILTER:-core}" != full ]; then
+	grep -vE '^\s*(#|$)' /guest/perf-tests-core.txt | while IFS= read -r pat; do
+		grep -qF -- "$pat" /tmp/perf-tests || echo "=== MISSING perftest $pat"
+	done
+fi
 want() {
 	[ "${GUEST_FILTER:-core}" = full ] && return 0
 	grep -vE '^\s*(#|$)' /guest/perf-tests-core.txt | while read -r pat; do
@@ -40,6 +50,10 @@ grep -E '^ *[0-9]+: ' /tmp/perf-tests | while IFS= read -r line; do
 	timeout "$T" perf test -v "$num" 2>&1 < /dev/null | cat
 	rc=${PIPESTATUS[0]}
 	echo
-	echo "=== END perftest $num rc=$rc"
+	echo "=== END perftest $num t=$(cut -d" " -f1 /proc/uptime) rc=$rc"
 done
+# Kernel state at the end: taint flags and whether lockdep is still on
+# (it turns itself off after its first report).
+echo "=== STATE tainted=$(cat /proc/sys/kernel/tainted)"
+echo "=== STATE debug_locks=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null)"
 exit 0

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# check.sh [core|full]: the whole test suite (`make check`, `make check-full`).
+# check.sh [core|full|checkpatch]: the whole test suite (`make check`,
+# `make check-full`); checkpatch: the harness self-test and checkpatch only.
 #   - checkpatch --strict on every patch in patches/series
 #   - for each of ARCHS (default "x86_64 arm64"): build the debug kernel,
 #     perf and the kselftests; boot under QEMU TCG; KUnit at boot, the
@@ -9,6 +10,11 @@
 . "$(dirname "$0")/lib.sh"
 filter=${1:-core}
 archs=${ARCHS:-x86_64 arm64}
+case $filter in
+core|full) ;;
+checkpatch) archs= ;;
+*) die "usage: check.sh [core|full|checkpatch]" ;;
+esac
 t0=$(date +%s)
 passed=0 failed=0 skipped=0
 mkdir -p "$BUILD/logs"
@@ -27,11 +33,14 @@ if [ -f "$BUILD/BASE-UNPINNED" ] && [ "${ALLOW_UNPINNED:-0}" != 1 ]; then
 fi
 
 # The judge itself: results.py on made-up logs.
-hs=$(SRC=$SRC "$TOP/tests/harness/selftest.sh" 2>&1)
-echo "$hs" | grep -v '^PASS' | tee -a "$summary"
-count passed "$(echo "$hs" | grep -c '^PASS' || true)"
-count failed "$(echo "$hs" | grep -c '^FAIL' || true)"
-note "harness self-test: $(echo "$hs" | grep -c '^PASS' || true) passed"
+hrc=0
+hs=$(SRC=$SRC "$TOP/tests/harness/selftest.sh" 2>&1) || hrc=$?
+{ grep -v '^PASS' <<<"$hs" || true; } | tee -a "$summary"
+hp=$(grep -c '^PASS' <<<"$hs" || true)
+hf=$(grep -c '^FAIL' <<<"$hs" || true)
+[ "$hrc" != 0 ] && [ "$hf" = 0 ] && hf=1
+count passed "$hp"; count failed "$hf"
+note "harness self-test: $hp passed, $hf failed"
 
 # checkpatch
 np=0
@@ -66,11 +75,18 @@ for arch in $archs; do
 	ICOUNT=$icount LOGS=$logs TIMEOUT=${TIMEOUT:-2700} \
 		"$TOP/scripts/qemu.sh" "$arch" check "$filter" || true
 	tc=$(date +%s)
+	rm -f "$logs/results.json" "$logs/results.txt"
+	rrc=0
 	python3 "$TOP/scripts/results.py" "$arch" "$logs" "$TOP/tests/expect/$arch.txt" \
 		--vmlinux "$OUT/$arch/vmlinux" --src "$SRC" --cross "$CROSS" \
-		--json "$logs/results.json" > "$logs/results.txt" || true
-	grep -vE '^PASS ' "$logs/results.txt" | tee -a "$summary"
-	read -r p f s < <(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["counts"]; print(c["passed"], c["failed"], c["skipped"])' "$logs/results.json" 2>/dev/null || echo "0 1 0")
+		--json "$logs/results.json" > "$logs/results.txt" 2>&1 || rrc=$?
+	{ grep -vE '^PASS ' "$logs/results.txt" || true; } | tee -a "$summary"
+	read -r p f s < <(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["counts"]; print(c["passed"], c["failed"], c["skipped"])' "$logs/results.json" 2>/dev/null || echo "0 0 0")
+	# results.py exits 1 exactly when it counted a failure; anything else
+	# (a crash, a bad expect line) is a failure of its own.
+	if [ "$rrc" != 0 ] && [ "$f" = 0 ]; then
+		note "FAIL  $arch: results.py exit status $rrc"; f=1
+	fi
 	count passed "$p"; count failed "$f"; count skipped "$s"
 	note "$arch: build $((tb - ta)) s, guest $((tc - tb)) s (full results: ${logs#"$TOP"/}/results.txt)"
 done

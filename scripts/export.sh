@@ -8,6 +8,16 @@
 [ -d "$SRC/.git" ] || die "no tree at $SRC"
 [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
 	die "build/linux has uncommitted edits: commit them first"
+if [ "${FORCE:-0}" != 1 ]; then
+	[ ! -f "$SRC/.git/perfctx-partial" ] ||
+		die "build/linux lacks patches that did not apply ($(tr '\n' ' ' < "$SRC/.git/perfctx-partial")); FORCE=1 exports it anyway"
+	[ ! -d "$SRC/.git/rebase-apply" ] && [ ! -d "$SRC/.git/rebase-merge" ] ||
+		die "a git am or rebase is in progress in build/linux"
+	if [ "$(git -C "$SRC" rev-list --count base..HEAD)" = 0 ] &&
+	   grep -qvE '^\s*(#|$)' "$TOP/patches/series" 2>/dev/null; then
+		die "build/linux has no commits on base but patches/series is not empty (HEAD moved?); FORCE=1 exports it anyway"
+	fi
+fi
 P=$TOP/patches
 mkdir -p "$P"
 cover=$P/0000-cover-letter.patch

@@ -24,7 +24,8 @@ SPLAT = [re.compile(p) for p in (
     r'^WARNING:', r'^-+\[ cut here \]-+', r'\bBUG: ', r'^kernel BUG at',
     r'Oops', r'^general protection fault', r'^Unable to handle kernel',
     r'^Kernel panic', r'^INFO: task .* blocked for more than',
-    r'rcu: INFO: .*detected stall', r'detected stalls on CPUs',
+    r'rcu: INFO: .*detected stall', r'detected (expedited )?stalls',
+    r'^INFO: trying to register non-static key',
     r'^UBSAN:', r'^ODEBUG:', r'^list_(add|del) corruption',
     r'unreferenced object 0x', r'hard LOCKUP', r'^INFO: possible',
     r'^DEBUG_LOCKS_WARN_ON',
@@ -137,7 +138,11 @@ def sections(guest):
 
 def kselftest(name, body, rc):
     out = []
+    plan = None
     for line in body:
+        m = re.match(r'^1\.\.(\d+)$', line)
+        if m and plan is None:
+            plan = int(m.group(1))
         m = re.match(r'^(not ok|ok) \d+ (.*?)(?:\s+#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$', line)
         if not m:
             continue
@@ -153,6 +158,12 @@ def kselftest(name, body, rc):
         out.append(('kselftest:' + name, st, 'exit status %d' % rc))
     elif rc == 124:
         out.append(('kselftest:' + name, 'FAIL', 'timed out'))
+    else:
+        if plan is not None and len(out) < plan:
+            out.append(('kselftest:' + name, 'FAIL',
+                        'planned %d tests, %d reported' % (plan, len(out))))
+        if rc not in (0, 4) and not any(r[1] == 'FAIL' for r in out):
+            out.append(('kselftest:' + name, 'FAIL', 'exit status %d' % rc))
     return out
 
 
@@ -186,6 +197,10 @@ def perftest(name, body, rc):
         out.append(('perftest:' + desc, 'FAIL', 'timed out'))
     elif rc is None:
         out.append(('perftest:' + desc, 'FAIL', 'did not finish'))
+    elif rc != 0:
+        # 6.1's perf test exits 0 whatever the tests did: anything else is
+        # perf itself failing.
+        out.append(('perftest:' + desc, 'FAIL', 'perf test exit status %d' % rc))
     elif not out:
         out.append(('perftest:' + desc, 'FAIL',
                     'no result line (exit status %s)' % rc))
@@ -233,6 +248,23 @@ def main():
             res += kselftest(name, body, rc)
         elif kind == 'perftest':
             res += perftest(name, body, rc)
+    kinds = [k for k, _, _, _ in sections(guest)]
+    if 'kselftest' not in kinds:
+        res.append(('guest:kselftests', 'FAIL', 'no kselftest ran'))
+    if 'perftest' not in kinds:
+        res.append(('guest:perftests', 'FAIL', 'no perf test ran'))
+    for pat in re.findall(r'^=== MISSING perftest (.*)$', guest, re.M):
+        res.append(('perftest:' + pat.strip(), 'SKIP',
+                    'no such test in this perf (tests/perf-tests-core.txt names it)'))
+    st = dict(re.findall(r'^=== STATE (\w+)=(.*)$', guest, re.M))
+    # Taint: B (bad page), D (oops), W (warning), L (soft lockup).
+    bad = 32 | 128 | 512 | 16384
+    if 'tainted' not in st:
+        res.append(('kernel:state', 'FAIL', 'the guest did not report the taint flags'))
+    elif int(st['tainted'] or 0) & bad:
+        res.append(('kernel:tainted', 'FAIL', 'taint flags %s at the end of the run' % st['tainted']))
+    if st.get('debug_locks', '').strip() == '0':
+        res.append(('kernel:lockdep', 'FAIL', 'lockdep turned itself off (debug_locks=0) during the run'))
     m = re.findall(r'^GUEST-EXIT: (\d+)', guest, re.M)
     if not m:
         tail = '\n'.join(guest.splitlines()[-3:])

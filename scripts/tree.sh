@@ -31,7 +31,21 @@ PY
 	git -C "$SRC" update-index --skip-worktree .gitignore
 }
 
-# in_sync: does base..HEAD export to exactly the patches in patches/series?
+# refuse MSG: stop, unless FORCE=1; with SYNC=1 (make check, the build
+# targets) the tree is used as it stands instead, with a warning.
+refuse() {
+	[ "${FORCE:-0}" = 1 ] && return 0
+	if [ "${SYNC:-0}" = 1 ]; then
+		say "WARNING: testing build/linux as it stands: $1"
+		exit 0
+	fi
+	die "$1 (FORCE=1 throws it away)"
+}
+
+# norm FILE: a patch file with its [PATCH n/m] subject prefix taken out.
+norm() { sed '1,/^$/s/^Subject: \[PATCH[^]]*\] /Subject: /' "$1" | sha256sum | cut -c1-64; }
+
+# in_sync: does base..HEAD export to exactly patches/series, in order?
 in_sync() {
 	local tmp rc=0
 	tmp=$(mktemp -d)
@@ -40,49 +54,57 @@ in_sync() {
 	if ! diff -q <(grep -vE '^\s*(#|$)' "$TOP/patches/series" 2>/dev/null) "$tmp/.list" >/dev/null; then
 		rc=1
 	else
-		# Compare content, not the [PATCH n/m] numbering in the subject.
 		while read -r p; do
-			diff -q <(sed 's/^Subject: \[PATCH[^]]*\]/Subject:/' "$tmp/$p") \
-				<(sed 's/^Subject: \[PATCH[^]]*\]/Subject:/' "$TOP/patches/$p") >/dev/null || rc=1
+			[ "$(norm "$tmp/$p")" = "$(norm "$TOP/patches/$p")" ] || rc=1
 		done < "$tmp/.list"
 	fi
 	rm -rf "$tmp"
 	return $rc
 }
 
+# unexported: the commits of base..HEAD whose exact patch (message and diff)
+# is in no file of patches/.
+unexported() {
+	local tmp f
+	tmp=$(mktemp -d)
+	git -C "$SRC" format-patch -q --zero-commit --no-signature --no-numbered -o "$tmp" base..HEAD
+	for f in "$TOP"/patches/[0-9]*.patch; do
+		[ -f "$f" ] && norm "$f"
+	done | sort -u > "$tmp/.have"
+	for f in "$tmp"/*.patch; do
+		[ -f "$f" ] || continue
+		grep -qx "$(norm "$f")" "$tmp/.have" || sed -n 's/^Subject: \[PATCH\] //p' "$f"
+	done
+	rm -rf "$tmp"
+}
+
 if [ -d "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify refs/tags/base >/dev/null; then
-	if ! git -C "$SRC" log -1 --format=%B base | grep -qF "$stamp"; then
-		say "build/linux holds another base; making it anew"
-		[ "${FORCE:-0}" = 1 ] || [ -z "$(git -C "$SRC" log --format=%s base..HEAD)" ] ||
-			die "build/linux has commits on another base; export them or FORCE=1"
-		rm -rf "$SRC"
-	else
-		git -C "$SRC" am --abort >/dev/null 2>&1 || true
-		# refuse MSG: unless FORCE=1; with SYNC=1 (make check) the tree is
-		# tested as it stands instead.
-		refuse() {
-			[ "${FORCE:-0}" = 1 ] && return 0
-			if [ "${SYNC:-0}" = 1 ]; then
-				say "WARNING: testing build/linux as it stands: $1"
-				exit 0
-			fi
-			die "$1"
-		}
-		dirty=$(git -C "$SRC" status --porcelain --untracked-files=no)
-		[ -z "$dirty" ] || refuse "build/linux has uncommitted edits (commit and 'make export', or FORCE=1):
+	g=$SRC/.git
+	[ ! -d "$g/rebase-apply" ] && [ ! -d "$g/rebase-merge" ] ||
+		refuse "a git am or rebase is in progress in build/linux"
+	dirty=$(git -C "$SRC" status --porcelain --untracked-files=no)
+	[ -z "$dirty" ] || refuse "build/linux has uncommitted edits (commit them and 'make export'):
 $dirty"
-		if [ "${FORCE:-0}" != 1 ] && in_sync; then
+	if ! git -C "$SRC" log -1 --format=%B base | grep -qF "$stamp"; then
+		[ "$(git -C "$SRC" rev-list --count base..HEAD)" = 0 ] ||
+			[ "$(git -C "$SRC" rev-parse HEAD)" = "$(cat "$g/perfctx-applied" 2>/dev/null)" ] ||
+			refuse "build/linux holds commits on another base"
+		old=$SRC.old.$(date +%s)
+		say "build/linux holds another base; moved to ${old#"$TOP"/}, making it anew"
+		mv "$SRC" "$old"
+	else
+		if [ "${FORCE:-0}" != 1 ] && [ ! -f "$g/perfctx-partial" ] && in_sync; then
 			fix_gitignore
 			say "build/linux: base ($stamp) + $(git -C "$SRC" rev-list --count base..HEAD) patches, in step with patches/"
 			exit 0
 		fi
-		want=$(git -C "$SRC" log --format=%s base..HEAD | sort)
-		have=$(for f in "$TOP"/patches/[0-9]*.patch; do
-			[ -f "$f" ] && git mailinfo /dev/null /dev/null < "$f" 2>/dev/null |
-				sed -n 's/^Subject: //p'; done | sort)
-		missing=$(comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$have") | sed '/^$/d')
-		[ -z "$missing" ] || refuse "build/linux has commits not in patches/ ('make export' first, or FORCE=1):
+		# HEAD is what this script applied last time, or every commit is in
+		# patches/ word for word: nothing is lost by starting again.
+		if [ "$(git -C "$SRC" rev-parse HEAD)" != "$(cat "$g/perfctx-applied" 2>/dev/null)" ]; then
+			missing=$(unexported)
+			[ -z "$missing" ] || refuse "build/linux has commits that patches/ does not hold ('make export' first):
 $missing"
+		fi
 		git -C "$SRC" reset -q --hard base
 	fi
 fi
@@ -104,18 +126,23 @@ fix_gitignore
 
 # Apply the series.  Committer date = author date, so the same patches give
 # the same commits and tree -> export -> tree round-trips without a diff.
+rm -f "$SRC/.git/perfctx-partial" "$SRC/.git/perfctx-applied"
 failed=()
 n=0
 while read -r p; do
 	case $p in ''|'#'*) continue ;; esac
 	n=$((n + 1))
-	if ! git -C "$SRC" am -q --committer-date-is-author-date "$TOP/patches/$p" >/dev/null 2>&1; then
+	if ! git -C "$SRC" am -q --keep-non-patch --committer-date-is-author-date \
+			"$TOP/patches/$p" >/dev/null 2>&1; then
 		failed+=("$p")
 		git -C "$SRC" am --abort >/dev/null 2>&1 || true
 	fi
 done < <(cat "$TOP/patches/series" 2>/dev/null || true)
 if [ ${#failed[@]} -gt 0 ]; then
+	# 'make export' refuses a tree that lacks some of the series.
+	printf '%s\n' "${failed[@]}" > "$SRC/.git/perfctx-partial"
 	printf 'does not apply on %s: %s\n' "$stamp" "${failed[@]}" >&2
 	die "${#failed[@]} of $n patches did not apply"
 fi
+git -C "$SRC" rev-parse HEAD > "$SRC/.git/perfctx-applied"
 say "build/linux: base ($stamp) + $n patches"

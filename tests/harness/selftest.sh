@@ -24,12 +24,20 @@ Demo test: Ok
 
 === END perftest 5 rc=0'
 
-# case NAME WANT(0 pass|1 fail) CONSOLE GUEST [EXPECT]
+ks_ok='=== BEGIN kselftest perf_events/ok
+1..1
+ok 1 ok.a
+=== END kselftest perf_events/ok rc=0'
+state='=== STATE tainted=0
+=== STATE debug_locks=1'
+
+# case NAME WANT(0 pass|1 fail) CONSOLE GUEST [EXPECT] [STATE]
+# GUEST gets a passing kselftest section and the end-of-run state appended.
 case_() {
 	local name=$1 want=$2
 	mkdir -p "$t/$name"
 	printf '%s\n' "$3" > "$t/$name/console.log"
-	printf '%s\nGUEST-EXIT: 0\n' "$4" > "$t/$name/guest.log"
+	printf '%s\n%s\n%s\nGUEST-EXIT: 0\n' "$4" "$ks_ok" "${6-$state}" > "$t/$name/guest.log"
 	printf '%s\n' "${5:-}" > "$t/$name/expect.txt"
 	python3 "$top/scripts/results.py" demo "$t/$name" "$t/$name/expect.txt" \
 		--src "${SRC:-$top/build/linux}" > "$t/$name/out.txt" 2>&1
@@ -84,6 +92,26 @@ not ok 2 demo.b
 case_ kselftest-skip-unlisted 1 "$ktap" '=== BEGIN kselftest perf_events/demo
 ok 1 demo.a # SKIP no hardware
 === END kselftest perf_events/demo rc=0'
+case_ rcu-expedited-stall 1 "$ktap
+[    9.0] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... }" "$perf_ok"
+case_ lockdep-non-static-key 1 "$ktap
+[    9.0] INFO: trying to register non-static key." "$perf_ok"
+case_ tainted-warning 1 "$ktap" "$perf_ok" '' '=== STATE tainted=512
+=== STATE debug_locks=1'
+case_ lockdep-off 1 "$ktap" "$perf_ok" '' '=== STATE tainted=0
+=== STATE debug_locks=0'
+case_ no-state 1 "$ktap" "$perf_ok" '' ''
+case_ kselftest-crashed-midway 1 "$ktap" "$perf_ok
+=== BEGIN kselftest perf_events/demo
+1..5
+ok 1 demo.a
+=== END kselftest perf_events/demo rc=139"
+case_ perftest-exit-status 1 "$ktap" "${perf_ok/rc=0/rc=255}"
+case_ perftest-core-missing 1 "$ktap" "$perf_ok
+=== MISSING perftest Renamed test"
+case_ perftest-core-missing-listed 0 "$ktap" "$perf_ok
+=== MISSING perftest Renamed test" 'perftest:Renamed test | skip | not in this arch'\''s perf'
+case_ no-perftest 1 "$ktap" ""
 mkdir -p "$t/died" && printf '%s\n' "$ktap" > "$t/died/console.log" && : > "$t/died/guest.log" && : > "$t/died/e.txt"
 if python3 "$top/scripts/results.py" demo "$t/died" "$t/died/e.txt" --src "${SRC:-$top/build/linux}" >/dev/null 2>&1; then
 	echo "FAIL  harness: guest-died (passed)"; fails=$((fails + 1))
