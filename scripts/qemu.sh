@@ -7,7 +7,9 @@
 # reporting (panic, triple fault, QEMU error).
 #
 # Environment: TIMEOUT (s, default 2400), SMP (4), MEM (2G), ICOUNT=1 for
-# -icount shift=0,sleep=off (guest ns = guest instructions; single-threaded),
+# -icount shift=0,sleep=off (guest ns = guest instructions; single-threaded;
+# for benchmarks), ICOUNT=auto for -icount shift=auto (instructions are
+# counted, the guest clock follows the host's: for tests with timeouts),
 # CONSOLE=1 to also show the kernel log on the terminal.
 . "$(dirname "$0")/lib.sh"
 arch=${1:?usage: qemu.sh ARCH MODE [FILTER] [KDIR]}
@@ -28,7 +30,10 @@ cmdline+=" hung_task_timeout_secs=240 loglevel=7 perfctx.mode=$mode"
 [ -n "${CMDLINE:-}" ] && cmdline+=" $CMDLINE"
 
 accel="-accel tcg,thread=multi"
-[ "${ICOUNT:-0}" = 1 ] && accel="-accel tcg -icount shift=0,sleep=off"
+case ${ICOUNT:-0} in
+1) accel="-accel tcg -icount shift=0,sleep=off" ;;
+auto) accel="-accel tcg -icount shift=auto" ;;
+esac
 case $arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -M q35 -cpu max)
