@@ -83,8 +83,8 @@ for arch in $built; do
 	# No -icount here: it runs every vCPU on one host thread, and the arm64
 	# suite then takes several times as long.  QEMU's arm PMU counts
 	# INST_RETIRED only under -icount, so the tests that need 'instructions'
-	# are listed in tests/expect/arm64.txt ("needs -icount"); run them with
-	# ICOUNT=auto scripts/qemu.sh arm64 check.
+	# are listed in tests/expect/arm64.txt ("needs -icount").  ICOUNT=1 or
+	# auto with scripts/qemu.sh runs a guest under -icount by hand.
 	( ICOUNT=0 LOGS=$BUILD/logs/$arch-$run TIMEOUT=${TIMEOUT:-3600} \
 		"$TOP/scripts/qemu.sh" "$arch" check "$filter" || true
 	  echo "$(( $(date +%s) - tg ))" > "$BUILD/logs/$arch-$run/.guest-seconds" ) &
