@@ -76,7 +76,6 @@ for arch in $archs; do
 	note "$arch: build $(( $(date +%s) - ta )) s"
 done
 
-tb=$(date +%s)
 pids=
 for arch in $built; do
 	tg=$(date +%s)
