@@ -27,6 +27,10 @@ mkdir -p "$logs"
 cmdline="panic=-1 watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60"
 cmdline+=" hung_task_timeout_secs=240 loglevel=7 perfctx.mode=$mode"
 [ -n "$filter" ] && cmdline+=" perfctx.filter=$filter"
+# The test PMUs (lib/test_perf_pmu.c): test_hw0 on every CPU, and a
+# hybrid-style pair, test_hw1 on CPUs 0-1 and test_hw2 on CPUs 2-3; 4
+# counters each; test_dev on the last CPU.  TEST_PMU= replaces this.
+cmdline+=" ${TEST_PMU-test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0,0x3,0xc}"
 [ -n "${CMDLINE:-}" ] && cmdline+=" $CMDLINE"
 
 accel="-accel tcg,thread=multi"
