@@ -139,17 +139,26 @@ def sections(guest):
 def kselftest(name, body, rc):
     out = []
     plan = None
+    run = None
     for line in body:
         m = re.match(r'^1\.\.(\d+)$', line)
         if m and plan is None:
             plan = int(m.group(1))
-        m = re.match(r'^(not ok|ok) \d+ (.*?)(?:\s+#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$', line)
+        # 6.1's harness names a skipped test only on its "#  RUN" line:
+        # "ok 9 # SKIP reason".
+        m = re.match(r'^#\s+RUN\s+(\S+) \.\.\.', line)
+        if m:
+            run = m.group(1)
+            continue
+        m = re.match(r'^(not ok|ok) \d+ ?(.*?)(?:\s*#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$', line)
         if not m:
             continue
         st = 'PASS' if m.group(1) == 'ok' else 'FAIL'
         if m.group(3) == 'SKIP':
             st = 'SKIP'
-        out.append(('kselftest:%s:%s' % (name, m.group(2).strip()), st,
+        test = m.group(2).strip() or run or '(unnamed)'
+        run = None
+        out.append(('kselftest:%s:%s' % (name, test), st,
                     (m.group(4) or '').strip()))
     if rc is None:
         out.append(('kselftest:' + name, 'FAIL', 'did not finish'))

@@ -92,6 +92,18 @@ not ok 2 demo.b
 case_ kselftest-skip-unlisted 1 "$ktap" '=== BEGIN kselftest perf_events/demo
 ok 1 demo.a # SKIP no hardware
 === END kselftest perf_events/demo rc=0'
+# 6.1's harness: "ok N # SKIP reason", the name only on the RUN line.
+ks61skip='=== BEGIN kselftest perf_events/demo
+#  RUN           global.target ...
+#      SKIP      needs the rewrite
+#            OK  global.target
+ok 1 # SKIP needs the rewrite
+=== END kselftest perf_events/demo rc=0'
+case_ kselftest-61-skip-unlisted 1 "$ktap" "$perf_ok
+$ks61skip"
+case_ kselftest-61-skip-listed 0 "$ktap" "$perf_ok
+$ks61skip" \
+	'kselftest:perf_events/demo:global.target | skip | demo'
 case_ rcu-expedited-stall 1 "$ktap
 [    9.0] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... }" "$perf_ok"
 case_ lockdep-non-static-key 1 "$ktap
