@@ -3,7 +3,7 @@ ARCH ?= arm64
 S := scripts
 
 .PHONY: help deps tree export kernel tools initramfs run check check-full \
-	checkpatch clean
+	checkpatch mutants clean
 
 help:
 	@echo "make run         build the patched kernel for ARCH (default arm64)"
@@ -14,6 +14,8 @@ help:
 	@echo "make export      build/linux base..HEAD back into patches/"
 	@echo "make kernel|tools|initramfs ARCH=..   one build step"
 	@echo "make checkpatch  checkpatch --strict on patches/"
+	@echo "make mutants     break the perf core on purpose, one behaviour at a"
+	@echo "                 time (x86_64), and show which tests notice"
 	@echo "make deps        install the Debian packages (root)"
 
 deps:
@@ -48,6 +50,11 @@ check-full:
 
 checkpatch:
 	$(S)/check.sh checkpatch
+
+mutants: deps
+	SYNC=1 $(S)/tree.sh
+	$(S)/build-tools.sh x86_64
+	tests/mutants/run.sh $(N)
 
 clean:
 	rm -rf build/out build/logs
