@@ -49,9 +49,14 @@ np=0
 while read -r p; do
 	case $p in ''|'#'*) continue ;; esac
 	np=$((np + 1))
-	if out=$("$SRC/scripts/checkpatch.pl" --strict --quiet --no-summary \
-			--show-types "$TOP/patches/$p" 2>&1); then
+	# /usr/bin first: checkpatch runs scripts/spdxcheck.py, which needs
+	# Debian's python3-ply, not whatever python3 comes first in PATH.
+	raw=$(PATH=/usr/bin:$PATH "$SRC/scripts/checkpatch.pl" --strict --quiet \
+		--no-summary --show-types "$TOP/patches/$p" 2>&1 || true)
+	if out=$(printf '%s\n' "$raw" | python3 "$TOP/scripts/checkpatch-filter.py" \
+			"$SRC" "$TOP/patches/$p" "$TOP/tests/checkpatch-exceptions.txt"); then
 		note "PASS  checkpatch: $p"; count passed 1
+		[ -z "$out" ] || echo "$out" | sed 's/^/      /'
 	else
 		note "FAIL  checkpatch: $p"; echo "$out" | sed 's/^/      /'; count failed 1
 	fi

@@ -6,7 +6,7 @@
 # No GROUP: both.
 . "$(dirname "$0")/lib.sh"
 build=(make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio xz-utils
-	ccache python3 rsync kmod git perl pkg-config libdw-dev zlib1g-dev
+	ccache python3 python3-ply python3-git rsync kmod git perl pkg-config libdw-dev zlib1g-dev
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu
 	libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64)
 run=(qemu-system-x86 qemu-system-arm busybox-static bash-static gzip)
