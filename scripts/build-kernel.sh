@@ -7,7 +7,7 @@
 arch=${1:?usage: build-kernel.sh ARCH [debug|bench]}
 flavour=${2:-debug}
 arch_vars "$arch"
-[ -d "$SRC/.git" ] || die "no kernel tree at $SRC: run 'make tree' first"
+[ -e "$SRC/.git" ] || die "no kernel tree at $SRC: run 'make tree' first"
 
 case $flavour in
 debug) frags="$TOP/configs/base.config $TOP/configs/debug.config $TOP/configs/$arch.config"
