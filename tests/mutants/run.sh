@@ -5,7 +5,8 @@
 # with the mutants of tests/mutants/apply.py, then boots it once per mutant
 # (perf_mutant=N; 0 = unbroken) and lists what failed: KUnit cases, kselftest
 # cases, the perf stat test.  Each mutant must fail at least one test; the
-# unbroken kernel none.  Takes about 2 minutes per boot.
+# unbroken kernel none.  Takes about 2 minutes per boot.  The worktree and
+# its build stay for the next run.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 arch=x86_64
@@ -16,10 +17,17 @@ want=("${@:-0 ${all[*]}}")
 # shellcheck disable=SC2206
 want=(${want[*]})
 
-git -C "$SRC" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
-git -C "$SRC" worktree prune
-git -C "$SRC" worktree add -q --detach "$wt" HEAD
-python3 "$TOP/tests/mutants/apply.py" "$wt"
+# Reuse the worktree while build/linux's HEAD and apply.py are unchanged, so
+# that the kernel build stays incremental.
+stamp="$(git -C "$SRC" rev-parse HEAD) $(sha256sum < "$TOP/tests/mutants/apply.py")"
+if [ "$(cat "$mo/.mutants-stamp" 2>/dev/null)" != "$stamp" ] || [ ! -e "$wt/.git" ]; then
+	git -C "$SRC" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+	git -C "$SRC" worktree prune
+	git -C "$SRC" worktree add -q --detach "$wt" HEAD
+	python3 "$TOP/tests/mutants/apply.py" "$wt"
+	mkdir -p "$mo"
+	echo "$stamp" > "$mo/.mutants-stamp"
+fi
 SRC=$wt OUT=$mo "$TOP/scripts/build-kernel.sh" "$arch" debug
 # The guest userspace: perf and the kselftests `make tools` built for the
 # series, with tests/mutants/guest.sh as the script to run.
@@ -38,8 +46,8 @@ for n in "${want[@]}"; do
 		  grep -E '^not ok [0-9]+ ' "$logs/guest.log" | sed -E 's/^not ok [0-9]+ /kselftest:/'
 		  grep -E '^perf stat multiplexing on the test PMU: FAILED' "$logs/guest.log" | sed 's/^/perftest:/'
 		  grep -qE 'GUEST-EXIT' "$logs/guest.log" || echo "guest:died"
-		  grep -E 'WARNING:|BUG:|KASAN|Oops' "$logs/console.log" | head -1 | sed 's/^/splat:/'
-		} | sort -u | tr '\n' ' ')
+		  grep -E 'WARNING:|BUG:|KASAN:|Oops' "$logs/console.log" | head -1 | sed 's/^.*\] /splat:/'
+		} 2>/dev/null | sort -u | tr '\n' ' ' || true)
 	what=$(python3 "$TOP/tests/mutants/apply.py" --list | awk -F'\t' -v n="$n" '$1==n {print $2}')
 	[ "$n" = 0 ] && what="unbroken"
 	if { [ "$n" = 0 ] && [ -n "$fails" ]; } || { [ "$n" != 0 ] && [ -z "$fails" ]; }; then
@@ -49,5 +57,4 @@ for n in "${want[@]}"; do
 	fi
 	printf '%-4s mutant %-2s %s\n      failed: %s\n' "$verdict" "$n" "$what" "${fails:-nothing}" | tee -a "$sum"
 done
-git -C "$SRC" worktree remove --force "$wt"
 exit $bad
