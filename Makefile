@@ -3,7 +3,7 @@ ARCH ?= arm64
 S := scripts
 
 .PHONY: help deps tree export kernel tools initramfs run check check-full \
-	checkpatch mutants clean
+	checkpatch mutants stress clean
 
 help:
 	@echo "make run         build the patched kernel for ARCH (default arm64)"
@@ -16,6 +16,8 @@ help:
 	@echo "make checkpatch  checkpatch --strict on patches/"
 	@echo "make mutants     break the perf core on purpose, one behaviour at a"
 	@echo "                 time (x86_64), and show which tests notice"
+	@echo "make stress      stress and fuzz the debug kernel + kmemleak under QEMU"
+	@echo "                 (ARCH default x86_64 here, DURATION=1800 seconds)"
 	@echo "make deps        install the Debian packages (root)"
 
 deps:
@@ -55,6 +57,16 @@ mutants: deps
 	SYNC=1 $(S)/tree.sh
 	$(S)/build-tools.sh x86_64
 	tests/mutants/run.sh $(N)
+
+# `make stress` defaults to x86_64 (the other targets to arm64) unless ARCH
+# is given on the command line or in the environment.
+STRESS_ARCH := $(if $(filter file,$(origin ARCH)),x86_64,$(ARCH))
+DURATION ?= 1800
+
+stress: deps
+	SYNC=1 $(S)/tree.sh
+	$(S)/build-tools.sh $(STRESS_ARCH)
+	$(S)/stress.sh $(STRESS_ARCH) $(DURATION)
 
 clean:
 	rm -rf build/out build/logs

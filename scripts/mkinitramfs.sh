@@ -46,6 +46,27 @@ arm64) trip=aarch64-linux-gnu ;;
 esac
 libdirs=("$debs/root/lib/$trip" "$debs/root/usr/lib/$trip" "${libdirs[@]}")
 
+# GUEST_EXTRA_DEBS="PKG...": more Debian packages of ARCH for the guest
+# (scripts/stress.sh: trinity, stress-ng and their libraries), unpacked in
+# build/debs/DARCH-extra so that the set above stays as it is.
+xdebs=
+if [ -n "${GUEST_EXTRA_DEBS:-}" ]; then
+	xdebs=$BUILD/debs/$darch-extra
+	read -ra extra <<<"$GUEST_EXTRA_DEBS"
+	xstamp=$(printf '%s\n' "${extra[@]}" | sha256sum | cut -c1-16)
+	if [ "$(cat "$xdebs/.stamp" 2>/dev/null)" != "$xstamp" ]; then
+		rm -rf "$xdebs"
+		mkdir -p "$xdebs/root"
+		xpkgs=("${extra[@]/%/:$darch}")
+		(cd "$xdebs" && { apt-get download -q "${xpkgs[@]}" >/dev/null 2>&1 ||
+			{ apt-get update -qq && apt-get download -q "${xpkgs[@]}" >/dev/null; }; }) ||
+			die "cannot download the guest's extra packages for $darch: ${extra[*]}"
+		for d in "$xdebs"/*.deb; do dpkg-deb -x "$d" "$xdebs/root"; done
+		echo "$xstamp" > "$xdebs/.stamp"
+	fi
+	libdirs=("${libdirs[@]:0:2}" "$xdebs/root/lib/$trip" "$xdebs/root/usr/lib/$trip" "${libdirs[@]:2}")
+fi
+
 r=$OUT/rootfs-$arch
 rm -rf "$r"
 mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,lib,proc,sys,dev,tmp,run,etc,root,guest}
@@ -71,6 +92,19 @@ rm -f "$r/bin/bash-static"
 cp "$debs/root/bin/bash-static" "$r/bin/bash"
 ln -sf bash "$r/bin/sh"
 cp -a "$tools/." "$r/"
+if [ -n "$xdebs" ]; then
+	for d in bin sbin usr/bin usr/sbin; do
+		if [ -d "$xdebs/root/$d" ]; then
+			mkdir -p "$r/$d"
+			cp -a --remove-destination "$xdebs/root/$d/." "$r/$d/"
+		fi
+	done
+fi
+# GUEST_EXTRA_ROOT=DIR: a tree copied over the guest's root (scripts/stress.sh:
+# the test PMU module, perfstorm).
+if [ -n "${GUEST_EXTRA_ROOT:-}" ]; then
+	cp -a "$GUEST_EXTRA_ROOT/." "$r/"
+fi
 cp "$TOP/guest/init" "$r/init"
 cp "$TOP"/guest/*.sh "$TOP"/tests/perf-tests-core.txt "$r/guest/"
 # GUEST_SCRIPT=FILE: a script of one's own, run by `scripts/qemu.sh ARCH script`.

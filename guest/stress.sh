@@ -1,0 +1,474 @@
+# `make stress` inside the guest (issue 5): perf stressors side by side for
+# DURATION seconds, then a kmemleak scan and the counts, between markers
+# the host parses (scripts/stress-judge.py):
+#   === BEGIN kmemleak boot|end ... === END kmemleak ... rc=N
+#   === BEGIN stress-summary counts ... key=value lines ... === END ... rc=0
+#   === STATE tainted=N, === STATE debug_locks=N (as guest/check.sh)
+#
+# Parameters: environment, else the kernel command line, else defaults:
+#   DURATION  perfctx.duration=N   seconds of stress (1800)
+#   SEED      perfctx.seed=N       seed of trinity, stress-ng, perfstorm
+#   MODPHASE  perfctx.modphase=N   seconds at the start without task events
+#                                  on the test hardware PMUs (DURATION/3)
+#
+# The test PMU module and its pin (NOTES.md, "The test PMU as a module"):
+# one task event on a test_hw PMU pins the module for good, since a 6.1
+# task context keeps pointing at the PMU.  So the run has two phases:
+#   phase 1 (MODPHASE s): the module is unloaded and reloaded with CPU-wide
+#     events (test_hw*, test_dev, cgroup) opened and closed around it, and
+#     rmmod must fail while they are open; nothing opens test_hw task events
+#     (perfstorm without --hw, no trinity);
+#   phase 2: trinity starts, perfstorm adds test_hw task events; the module
+#     gets pinned, and the loop goes on checking that rmmod fails.
+# Every other stressor runs in both phases.
+set -u
+export PERF_PAGER=cat PAGER=cat PATH=/usr/bin:/bin:/usr/sbin:/sbin
+S=/tmp/stress
+rm -rf "$S"
+mkdir -p "$S"
+cd /tmp || exit 1
+
+for a in $(cat /proc/cmdline); do
+	case $a in
+	perfctx.duration=*) : "${DURATION:=${a#*=}}" ;;
+	perfctx.seed=*) : "${SEED:=${a#*=}}" ;;
+	perfctx.modphase=*) : "${MODPHASE:=${a#*=}}" ;;
+	esac
+done
+DURATION=${DURATION:-1800}
+SEED=${SEED:-$(date +%s)}
+MODPHASE=${MODPHASE:-$((DURATION / 3))}
+TRINITY_CHILDREN=${TRINITY_CHILDREN:-4}
+STRESSNG_N=${STRESSNG_N:-1}
+KO=/lib/modules/test_perf_pmu.ko
+MODPARAMS="nr_hw=3 cpus=0,0x3,0xc"
+FUZZ_UID=60000		# trinity's user: killable apart from the others
+NOBODY=65534		# stress-ng's user
+# trinity: perf_event_open and the calls that act on perf fds.  Names not in
+# `trinity -L` are left out (and said so).
+TRINITY_CALLS="perf_event_open ioctl read readv pread64 mmap munmap mremap
+	mprotect madvise close fcntl poll ppoll select dup2 dup3 prctl"
+
+now() { local u; read -r u _ < /proc/uptime; echo "${u%.*}"; }
+START=$(now)
+END=$((START + DURATION))
+PH2=$((START + MODPHASE))
+stopping() { [ -e "$S/stop" ] || [ "$(now)" -ge "$END" ]; }
+phase2() { [ "$(now)" -ge "$PH2" ]; }
+log() { echo "[t=$(( $(now) - START ))] $*"; }
+# nap S: sleep up to S seconds, less when the run stops.
+nap() {
+	local i
+	for ((i = 0; i < $1; i++)); do stopping && return 1; sleep 1; done
+	return 0
+}
+# as_user UID CMD...: run CMD as UID (no setpriv or su in the guest), with
+# SIGINT back to default: a background job of a script starts with it
+# ignored, and trinity and stress-ng print their figures on SIGINT.
+cat > "$S/asuser.py" <<'PY'
+import os, signal, sys
+u = int(sys.argv[1])
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setgroups([])
+os.setgid(u)
+os.setuid(u)
+os.execvp(sys.argv[2], sys.argv[2:])
+PY
+as_user() { python3 "$S/asuser.py" "$@"; }
+refcnt() { cat /sys/module/test_perf_pmu/refcnt 2>/dev/null || echo -1; }
+loaded() { [ -d /sys/module/test_perf_pmu ]; }
+quiet() { [ -e "$S/quiesce" ]; }
+# count NAME KEY=VALUE...: the stressor's figures, rewritten each time.
+count() { local n=$1; shift; printf '%s\n' "$@" > "$S/$n.count.new"; mv "$S/$n.count.new" "$S/$n.count"; }
+
+# ---- setup
+echo "stress: duration ${DURATION}s, seed $SEED, module phase ${MODPHASE}s, $(nproc) CPUs"
+echo "=== STATE seed=$SEED"
+echo -1 > /proc/sys/kernel/perf_event_paranoid
+echo "fuzz:x:$FUZZ_UID:$FUZZ_UID:fuzz:/tmp/trinity:/bin/false" >> /etc/passwd
+echo "fuzz:x:$FUZZ_UID:" >> /etc/group
+mkdir -p /tmp/trinity /tmp/stress-ng
+chown "$FUZZ_UID:$FUZZ_UID" /tmp/trinity
+chown "$NOBODY:$NOBODY" /tmp/stress-ng
+taint0=$(cat /proc/sys/kernel/tainted)
+
+# cgroups for the cgroup events: v2 as guest/init mounts it, else v1.
+if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+	CG=/sys/fs/cgroup
+else
+	CG=/sys/fs/cgroup/perf_event
+	mkdir -p "$CG" && mount -t cgroup -o perf_event perf_event "$CG"
+fi
+mkdir -p "$CG/stressA" "$CG/stressB"
+cg_join() { echo "$BASHPID" > "$CG/$1/cgroup.procs" 2>/dev/null ||
+	echo "$BASHPID" > "$CG/$1/tasks" 2>/dev/null || true; }
+
+if [ -f "$KO" ]; then
+	# shellcheck disable=SC2086
+	insmod "$KO" $MODPARAMS || echo "stress: insmod $KO $MODPARAMS failed"
+elif [ -d /sys/bus/event_source/devices/test_hw0 ]; then
+	echo "stress: the test PMUs are built in: no load/unload loop"
+fi
+ls /sys/bus/event_source/devices/
+
+# kmemleak before the stress, so that what the boot leaked (the KUnit suites
+# at boot among it) is told apart from what the run leaked.
+kmemleak() { # kmemleak TAG
+	local rc=0
+	echo "=== BEGIN kmemleak $1"
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		# Objects younger than 5 s are not reported; two scans weed out
+		# transient references (Documentation/dev-tools/kmemleak.rst).
+		sleep 6
+		echo scan > /sys/kernel/debug/kmemleak || rc=$?
+		sleep 6
+		echo scan > /sys/kernel/debug/kmemleak || rc=$?
+		cat /sys/kernel/debug/kmemleak | head -n 4000
+	else
+		echo "no /sys/kernel/debug/kmemleak"; rc=2
+	fi
+	echo "=== END kmemleak $1 rc=$rc"
+}
+kmemleak boot
+
+# ---- the stressors
+
+# System-wide counts of syscalls and perf_event_open for the report.
+counter() {
+	exec perf stat -a -x, -o "$S/syscounts.csv" \
+		-e raw_syscalls:sys_enter \
+		-e syscalls:sys_enter_perf_event_open \
+		-e syscalls:sys_exit_perf_event_open --filter 'ret >= 0' \
+		-- sleep $((DURATION + 3600))
+}
+
+# trinity, phase 2, as FUZZ_UID, restarted if it ends early.
+trinity_loop() {
+	local run=0 seed=$SEED calls=() c total=0 n short=0 t0 pid
+	until phase2; do nap 5 || return 0; done
+	(cd /tmp/trinity && HOME=/tmp/trinity as_user "$FUZZ_UID" trinity -L) > "$S/trinity-list" 2>&1
+	for c in $TRINITY_CALLS; do
+		if grep -qw -- "$c" "$S/trinity-list"; then
+			calls+=(-c "$c")
+		else
+			log "trinity: '$c' not in trinity -L, left out"
+		fi
+	done
+	if [ ${#calls[@]} = 0 ]; then
+		log "trinity: -L named none of the calls; see $S/trinity-list:"
+		head -20 "$S/trinity-list"
+		count trinity trinity_error=no-calls
+		return 0
+	fi
+	while ! stopping; do
+		run=$((run + 1))
+		echo "=== STATE trinity_seed.$run=$seed"
+		log "trinity run $run: seed $seed, ${TRINITY_CHILDREN} children"
+		t0=$(now)
+		(cd /tmp/trinity && HOME=/tmp/trinity exec python3 "$S/asuser.py" "$FUZZ_UID" \
+			trinity -q -l off --arch=64 -C"$TRINITY_CHILDREN" -s"$seed" \
+			--enable-fds=perf "${calls[@]}") > "$S/trinity.$run.log" 2>&1 &
+		pid=$!
+		echo "$pid" > "$S/trinity.pid"
+		wait "$pid"
+		log "trinity run $run ended: status $?"
+		n=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' "$S/trinity.$run.log" | tail -1)
+		total=$((total + ${n:-0}))
+		count trinity trinity_syscalls=$total trinity_runs=$run
+		# Trinity that cannot start would spin here.
+		if [ $(( $(now) - t0 )) -lt 20 ]; then
+			short=$((short + 1))
+			if [ $short -ge 3 ]; then
+				log "trinity: three runs under 20 s, giving up:"
+				tail -20 "$S/trinity.$run.log"
+				count trinity trinity_syscalls=$total trinity_runs=$run trinity_error=short-runs
+				return 0
+			fi
+		fi
+		seed=$((seed + 1))
+	done
+}
+
+stressng() {
+	(cd /tmp/stress-ng && exec python3 "$S/asuser.py" "$NOBODY" \
+		stress-ng --perf --switch "$STRESSNG_N" --fork "$STRESSNG_N" \
+		--exec "$STRESSNG_N" --affinity "$STRESSNG_N" --timeout "${DURATION}s" \
+		--seed "$SEED" --metrics-brief --temp-path /tmp/stress-ng) \
+		> "$S/stress-ng.log" 2>&1 &
+	echo "$!" > "$S/stress-ng.pid"
+	wait "$!"
+	count stressng stressng_rc=$?
+}
+
+record_loop() { # record_loop I
+	local ok=0 bad=0
+	[ "$1" = 0 ] && cg_join stressA
+	while ! stopping; do
+		if perf record -q -o "$S/rec.$1.data" -- true > /dev/null 2>&1; then
+			ok=$((ok + 1))
+		else
+			bad=$((bad + 1))
+		fi
+		count "record$1" "perf_record_runs=$ok" "perf_record_failed=$bad"
+	done
+}
+
+# perfstorm in 60 s chunks: each chunk picks its flags by phase.
+storm() { # storm openclose|inherit
+	local k=0 hw opened=0 failed=0 loops=0 bad=0 line
+	local re='opened=([0-9]+) failed=([0-9]+) loops=([0-9]+) bad=([0-9]+)'
+	[ "$1" = openclose ] && cg_join stressB
+	while ! stopping; do
+		k=$((k + 1))
+		hw=
+		phase2 && loaded && hw=--hw
+		perfstorm "$1" 60 $((SEED + k)) $hw > "$S/storm-$1.out" 2>&1
+		while IFS= read -r line; do
+			if [[ $line =~ $re ]]; then
+				opened=$((opened + BASH_REMATCH[1]))
+				failed=$((failed + BASH_REMATCH[2]))
+				loops=$((loops + BASH_REMATCH[3]))
+				bad=$((bad + BASH_REMATCH[4]))
+			else
+				echo "perfstorm $1: $line"
+			fi
+		done < "$S/storm-$1.out"
+		count "storm-$1" "storm_$1_opened=$opened" "storm_$1_failed=$failed" \
+			"storm_$1_loops=$loops" "storm_$1_bad=$bad"
+	done
+}
+
+# CPU hotplug, never CPU 0, while devev and cgev hold events.
+hotplug() {
+	local cycles=0 fails=0 f
+	local cpus=(/sys/devices/system/cpu/cpu[1-9]*/online)
+	[ -e "${cpus[0]}" ] || { count hotplug hotplug_error=no-hotpluggable-cpu; return 0; }
+	while ! stopping; do
+		for f in "${cpus[@]}"; do
+			stopping && break
+			if echo 0 > "$f"; then
+				sleep 0.$((RANDOM % 10))
+				if echo 1 > "$f"; then cycles=$((cycles + 1)); else fails=$((fails + 1)); fi
+			else
+				fails=$((fails + 1))
+			fi
+			count hotplug "hotplug_cycles=$cycles" "hotplug_failed=$fails"
+			sleep 1
+		done
+	done
+	for f in "${cpus[@]}"; do echo 1 > "$f" 2>/dev/null; done
+}
+
+# CPU-wide events on the device PMU and the test hardware PMUs, open across
+# hotplug; they keep off while the module loop wants the module free.
+devev() {
+	local ok=0 bad=0
+	while ! stopping; do
+		if quiet || ! loaded; then sleep 1; continue; fi
+		if perf stat -a -x, -o "$S/devev.csv" \
+			-e test_dev/ticks/,test_hw0/cycles/,test_hw1/cycles/,test_hw2/cycles/ \
+			-- sleep 10 > /dev/null 2>&1; then
+			ok=$((ok + 1))
+		else
+			bad=$((bad + 1))
+		fi
+		count devev "devev_runs=$ok" "devev_failed=$bad"
+	done
+}
+
+# cgroup events: software always, test_hw0 while the module is there, and a
+# cgroup event on test_dev (a device PMU: may be refused, counted apart).
+cgev() {
+	local ok=0 bad=0 dev_ok=0 dev_refused=0
+	while ! stopping; do
+		if ! quiet && loaded; then
+			if perf stat -a -x, -o "$S/cgev.csv" \
+				-e task-clock,test_hw0/cycles/,context-switches,test_hw1/cycles/ \
+				-G stressA,stressB,stressA,stressB -- sleep 10 > /dev/null 2>&1; then
+				ok=$((ok + 1)); else bad=$((bad + 1)); fi
+			if perf stat -a -x, -o "$S/cgdev.csv" -e test_dev/ticks/ -G stressA \
+				-- sleep 2 > /dev/null 2>&1; then
+				dev_ok=$((dev_ok + 1)); else dev_refused=$((dev_refused + 1)); fi
+		else
+			if perf stat -a -x, -o "$S/cgev.csv" \
+				-e task-clock,context-switches,cpu-clock \
+				-G stressA,stressB,stressA -- sleep 5 > /dev/null 2>&1; then
+				ok=$((ok + 1)); else bad=$((bad + 1)); fi
+		fi
+		count cgev "cgroup_runs=$ok" "cgroup_failed=$bad" \
+			"cgroup_dev_ok=$dev_ok" "cgroup_dev_refused=$dev_refused"
+	done
+}
+
+# Unload/load of the test PMU module with events open (see the top).
+modloop() {
+	local reloads=0 unloads=0 refused=0 okwith=0 busy=0 insfail=0 state=loaded
+	local p i t
+	[ -f "$KO" ] || { count mod module_state=builtin-or-absent; return 0; }
+	while ! stopping; do
+		if ! loaded; then
+			# shellcheck disable=SC2086
+			if insmod "$KO" $MODPARAMS; then reloads=$((reloads + 1)); else insfail=$((insfail + 1)); fi
+		fi
+		# rmmod must fail while the loop's own CPU-wide events are open.
+		perf stat -a -x, -o "$S/mod.csv" \
+			-e test_hw0/cycles/,test_hw1/cycles/,test_hw2/cycles/,test_dev/ticks/ \
+			-- sleep 8 > /dev/null 2>&1 &
+		p=$!
+		for ((i = 0; i < 12; i++)); do
+			[ "$(refcnt)" -gt 0 ] && break
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.5
+		done
+		if kill -0 "$p" 2>/dev/null && [ "$(refcnt)" -gt 0 ]; then
+			if rmmod test_perf_pmu 2>/dev/null; then
+				okwith=$((okwith + 1))
+				log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p running)"
+			else
+				refused=$((refused + 1))
+			fi
+		fi
+		wait "$p"
+		if [ "$state" = pinned ]; then
+			count mod "module_reloads=$reloads" "module_unloads=$unloads" \
+				"module_rmmod_refused_with_events=$refused" \
+				"module_rmmod_ok_with_events=$okwith" "module_busy=$busy" \
+				"module_insmod_failed=$insfail" "module_state=$state"
+			nap 30 || break
+			continue
+		fi
+		# Unload: the other users of the test PMUs hold off meanwhile.
+		touch "$S/quiesce"
+		t=$(( $(now) + 40 ))
+		while loaded && [ "$(now)" -lt "$t" ] && ! stopping; do
+			rmmod test_perf_pmu 2>/dev/null && break
+			sleep 1
+		done
+		if ! loaded; then
+			unloads=$((unloads + 1))
+			sleep 0.$((RANDOM % 10))
+			# And a few quick cycles with nothing open.
+			for ((i = 0; i < 3; i++)); do
+				# shellcheck disable=SC2086
+				insmod "$KO" $MODPARAMS || { insfail=$((insfail + 1)); break; }
+				reloads=$((reloads + 1))
+				rmmod test_perf_pmu || break
+				unloads=$((unloads + 1))
+			done
+			# shellcheck disable=SC2086
+			loaded || { insmod "$KO" $MODPARAMS && reloads=$((reloads + 1)); } ||
+				insfail=$((insfail + 1))
+		elif loaded && ! stopping; then
+			if phase2; then
+				state=pinned
+				log "module: pinned (refcnt $(refcnt)) after test_hw task events, as expected in phase 2"
+			else
+				busy=$((busy + 1))
+				log "module: still in use 40 s after its users closed (refcnt $(refcnt)) in phase 1"
+			fi
+		fi
+		rm -f "$S/quiesce"
+		count mod "module_reloads=$reloads" "module_unloads=$unloads" \
+			"module_rmmod_refused_with_events=$refused" \
+			"module_rmmod_ok_with_events=$okwith" "module_busy=$busy" \
+			"module_insmod_failed=$insfail" "module_state=$state"
+		nap 5 || break
+	done
+}
+
+pids=()
+counter & pids+=($!); counter_pid=$!
+modloop & pids+=($!)
+hotplug & pids+=($!)
+devev & pids+=($!)
+cgev & pids+=($!)
+record_loop 0 & pids+=($!)
+record_loop 1 & pids+=($!)
+storm openclose & pids+=($!)
+storm inherit & pids+=($!)
+stressng & pids+=($!)
+trinity_loop & pids+=($!)
+log "stressors started: ${pids[*]}"
+
+# ---- watch: stop early on a taint (WARN, BUG, bad page/KASAN, soft lockup)
+# or when lockdep turns itself off; the host scans the log for the rest.
+early=none
+bad_taint=$((32 | 128 | 512 | 16384))
+last=0
+while ! stopping; do
+	sleep 10
+	t=$(cat /proc/sys/kernel/tainted)
+	if [ $(( (t & ~taint0) & bad_taint )) != 0 ]; then
+		early="tainted=$t"
+	elif [ "$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null)" = 0 ]; then
+		early="debug_locks=0"
+	fi
+	if [ "$early" != none ]; then
+		log "stopping early: $early"
+		touch "$S/stop"
+		break
+	fi
+	if [ $(( $(now) - last )) -ge 60 ]; then
+		last=$(now)
+		log "running: taint $t, module refcnt $(refcnt), $(cat "$S"/*.count 2>/dev/null | tr '\n' ' ')"
+	fi
+done
+touch "$S/stop"
+log "stopping the stressors"
+
+# ---- stop: SIGINT where it makes the tool print its figures, then wait.
+for f in trinity.pid stress-ng.pid; do
+	[ -f "$S/$f" ] && kill -INT "$(cat "$S/$f")" 2>/dev/null
+done
+kill -INT "$counter_pid" 2>/dev/null
+for ((i = 0; i < 180; i++)); do
+	alive=0
+	for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+	[ $alive = 0 ] && break
+	sleep 1
+done
+if [ $alive = 1 ]; then
+	log "still running after 180 s, killed:"
+	for p in "${pids[@]}"; do
+		kill -0 "$p" 2>/dev/null && { echo "  pid $p: $(tr '\0' ' ' < /proc/$p/cmdline)"; kill -KILL "$p"; }
+	done
+fi
+# Whatever trinity left behind runs as FUZZ_UID alone.
+as_user "$FUZZ_UID" python3 -c 'import os, signal
+try:
+    os.kill(-1, signal.SIGKILL)
+except ProcessLookupError:
+    pass' 2>/dev/null
+wait
+for f in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 > "$f" 2>/dev/null; done
+
+# The module at the end: with everything closed it unloads, unless pinned.
+modend=absent
+if loaded; then
+	if rmmod test_perf_pmu 2>/dev/null; then modend=unloaded; else modend="pinned(refcnt $(refcnt))"; fi
+fi
+
+for f in "$S"/trinity.*.log "$S"/stress-ng.log; do
+	[ -f "$f" ] || continue
+	echo "--- $(basename "$f") (last 40 lines)"
+	tail -40 "$f"
+done
+
+kmemleak end
+
+tp() { awk -F, -v ev="$1" '$3 == ev { print $1 }' "$S/syscounts.csv" 2>/dev/null | head -1; }
+echo "=== BEGIN stress-summary counts"
+echo "duration_s=$(( $(now) - START ))"
+echo "duration_wanted_s=$DURATION"
+echo "seed=$SEED"
+echo "modphase_s=$MODPHASE"
+echo "early_stop=$early"
+echo "syscalls_total=$(tp raw_syscalls:sys_enter)"
+echo "perf_event_open_calls=$(tp syscalls:sys_enter_perf_event_open)"
+echo "perf_event_open_ok=$(tp syscalls:sys_exit_perf_event_open)"
+echo "module_end=$modend"
+cat "$S"/*.count 2>/dev/null
+echo "=== END stress-summary counts rc=0"
+echo "=== STATE tainted=$(cat /proc/sys/kernel/tainted)"
+echo "=== STATE debug_locks=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null)"
+exit 0
