@@ -3,8 +3,10 @@
 # out of tree in build/out/ARCH[-FLAVOUR], with ccache.
 #   FLAVOUR debug (default): configs/base + debug + ARCH fragments
 #   FLAVOUR bench: configs/base + ARCH fragments, no debug options
+#   FLAVOUR stress: debug + configs/stress (kmemleak, the test PMUs as a
+#     module), merged last so that its lines override base's
 . "$(dirname "$0")/lib.sh"
-arch=${1:?usage: build-kernel.sh ARCH [debug|bench]}
+arch=${1:?usage: build-kernel.sh ARCH [debug|bench|stress]}
 flavour=${2:-debug}
 arch_vars "$arch"
 [ -e "$SRC/.git" ] || die "no kernel tree at $SRC: run 'make tree' first"
@@ -14,6 +16,8 @@ debug) frags="$TOP/configs/base.config $TOP/configs/debug.config $TOP/configs/$a
        o=$OUT/$arch ;;
 bench) frags="$TOP/configs/base.config $TOP/configs/$arch.config"
        o=$OUT/$arch-bench ;;
+stress) frags="$TOP/configs/base.config $TOP/configs/debug.config $TOP/configs/$arch.config $TOP/configs/stress.config"
+       o=$OUT/$arch-stress ;;
 *) die "unknown flavour $flavour" ;;
 esac
 mkdir -p "$o"
@@ -31,18 +35,30 @@ if [ ! -f "$o/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 		-O "$o" "$o/.config" $frags >/dev/null
 	kmake olddefconfig >/dev/null
 	# Every option a fragment asks for must have stuck (catches typos and
-	# unmet dependencies, which merge_config only warns about).
+	# unmet dependencies, which merge_config only warns about).  A later
+	# fragment overrides an earlier one, as in merge_config: the last value
+	# of each option is the one checked.
 	bad=0
+	declare -A last=()
+	opts=()
 	for f in $frags; do
 		while IFS= read -r line; do
 			case $line in
-			CONFIG_*=n) opt=${line%%=*}
-				if grep -q "^$opt=" "$o/.config"; then
-					echo "  $opt: wanted n, got $(grep "^$opt=" "$o/.config")"; bad=1; fi ;;
-			CONFIG_*=*) grep -qxF "$line" "$o/.config" ||
-				{ echo "  ${line%%=*}: wanted ${line#*=}, got $(grep "^${line%%=*}=" "$o/.config" || echo unset)"; bad=1; } ;;
+			CONFIG_*=*) opt=${line%%=*}
+				[ -n "${last[$opt]+set}" ] || opts+=("$opt")
+				last[$opt]=${line#*=} ;;
 			esac
 		done < "$f"
+	done
+	for opt in "${opts[@]}"; do
+		val=${last[$opt]}
+		if [ "$val" = n ]; then
+			if grep -q "^$opt=" "$o/.config"; then
+				echo "  $opt: wanted n, got $(grep "^$opt=" "$o/.config")"; bad=1; fi
+		else
+			grep -qxF "$opt=$val" "$o/.config" ||
+				{ echo "  $opt: wanted $val, got $(grep "^$opt=" "$o/.config" || echo unset)"; bad=1; }
+		fi
 	done
 	[ $bad = 0 ] || die "config fragments for $arch did not apply (above)"
 	echo "$want" > "$stamp"
