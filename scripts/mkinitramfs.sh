@@ -52,7 +52,7 @@ libdirs=("$debs/root/lib/$trip" "$debs/root/usr/lib/$trip" "${libdirs[@]}")
 xdebs=
 if [ -n "${GUEST_EXTRA_DEBS:-}" ]; then
 	xdebs=$BUILD/debs/$darch-extra
-	read -ra extra <<<"$GUEST_EXTRA_DEBS"
+	read -r -d "" -a extra <<<"$GUEST_EXTRA_DEBS" || true	# every line
 	xstamp=$(printf '%s\n' "${extra[@]}" | sha256sum | cut -c1-16)
 	if [ "$(cat "$xdebs/.stamp" 2>/dev/null)" != "$xstamp" ]; then
 		rm -rf "$xdebs"
