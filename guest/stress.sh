@@ -376,6 +376,12 @@ modloop() {
 	done
 }
 
+# The clock starts with the stressors, not before the boot kmemleak scan
+# (which took 2 minutes under TCG in the first smoke run).
+START=$(now)
+END=$((START + DURATION))
+PH2=$((START + MODPHASE))
+
 pids=()
 counter & pids+=($!); counter_pid=$!
 modloop & pids+=($!)
