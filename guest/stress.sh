@@ -460,6 +460,12 @@ for f in "$S"/trinity.*.log "$S"/stress-ng.log; do
 	tail -40 "$f"
 done
 
+# trinity's own words, for a run that made no syscalls
+for f in "$S"/trinity-list "$S"/trinity.*.log; do
+	[ -f "$f" ] || continue
+	echo "--- $f (last lines)"
+	tail -15 "$f"
+done
 kmemleak end
 
 tp() { awk -F, -v ev="$1" '$3 == ev { print $1 }' "$S/syscounts.csv" 2>/dev/null | head -1; }
