@@ -28,18 +28,24 @@ case $arch in
 x86_64) guest_debs+=(binutils-x86-64-linux-gnu) ;;
 arm64) guest_debs+=(binutils-aarch64-linux-gnu) ;;
 esac
-debs=$BUILD/debs/$darch
-stamp=$(printf '%s\n' "${guest_debs[@]}" | sha256sum | cut -c1-16)
-if [ "$(cat "$debs/.stamp" 2>/dev/null)" != "$stamp" ]; then
-	rm -rf "$debs"
-	mkdir -p "$debs/root"
-	pkgs=("${guest_debs[@]/%/:$darch}")
-	(cd "$debs" && { apt-get download -q "${pkgs[@]}" >/dev/null 2>&1 ||
+# unpack_debs DIR PKG...: the Debian packages of $darch, unpacked in
+# DIR/root; downloaded again only when the list changes.
+unpack_debs() {
+	local dir=$1 stamp pkgs d
+	shift
+	stamp=$(printf '%s\n' "$@" | sha256sum | cut -c1-16)
+	[ "$(cat "$dir/.stamp" 2>/dev/null)" != "$stamp" ] || return 0
+	rm -rf "$dir"
+	mkdir -p "$dir/root"
+	pkgs=("${@/%/:$darch}")
+	(cd "$dir" && { apt-get download -q "${pkgs[@]}" >/dev/null 2>&1 ||
 		{ apt-get update -qq && apt-get download -q "${pkgs[@]}" >/dev/null; }; }) ||
-		die "cannot download the guest's packages for $darch"
-	for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$debs/root"; done
-	echo "$stamp" > "$debs/.stamp"
-fi
+		die "cannot download the guest's packages for $darch: $*"
+	for d in "$dir"/*.deb; do dpkg-deb -x "$d" "$dir/root"; done
+	echo "$stamp" > "$dir/.stamp"
+}
+debs=$BUILD/debs/$darch
+unpack_debs "$debs" "${guest_debs[@]}"
 case $arch in
 x86_64) trip=x86_64-linux-gnu ;;
 arm64) trip=aarch64-linux-gnu ;;
@@ -53,17 +59,7 @@ xdebs=
 if [ -n "${GUEST_EXTRA_DEBS:-}" ]; then
 	xdebs=$BUILD/debs/$darch-extra
 	read -r -d "" -a extra <<<"$GUEST_EXTRA_DEBS" || true	# every line
-	xstamp=$(printf '%s\n' "${extra[@]}" | sha256sum | cut -c1-16)
-	if [ "$(cat "$xdebs/.stamp" 2>/dev/null)" != "$xstamp" ]; then
-		rm -rf "$xdebs"
-		mkdir -p "$xdebs/root"
-		xpkgs=("${extra[@]/%/:$darch}")
-		(cd "$xdebs" && { apt-get download -q "${xpkgs[@]}" >/dev/null 2>&1 ||
-			{ apt-get update -qq && apt-get download -q "${xpkgs[@]}" >/dev/null; }; }) ||
-			die "cannot download the guest's extra packages for $darch: ${extra[*]}"
-		for d in "$xdebs"/*.deb; do dpkg-deb -x "$d" "$xdebs/root"; done
-		echo "$xstamp" > "$xdebs/.stamp"
-	fi
+	unpack_debs "$xdebs" "${extra[@]}"
 	libdirs=("${libdirs[@]:0:2}" "$xdebs/root/lib/$trip" "$xdebs/root/usr/lib/$trip" "${libdirs[@]:2}")
 fi
 
