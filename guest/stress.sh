@@ -133,13 +133,15 @@ kmemleak boot
 
 # ---- the stressors
 
-# System-wide counts of syscalls and perf_event_open for the report.
+# System-wide counts of syscalls and perf_event_open for the report.  Its
+# workload waits for the stop file: perf stat itself ignores SIGINT while
+# its workload runs, and a killed perf stat writes nothing.
 counter() {
 	exec perf stat -a -x, -o "$S/syscounts.csv" \
 		-e raw_syscalls:sys_enter \
 		-e syscalls:sys_enter_perf_event_open \
 		-e syscalls:sys_exit_perf_event_open --filter 'ret >= 0' \
-		-- sleep $((DURATION + 3600))
+		-- bash -c "while [ ! -e $S/stop ]; do sleep 1; done"
 }
 
 # trinity, phase 2, as FUZZ_UID, restarted if it ends early.
@@ -383,7 +385,7 @@ END=$((START + DURATION))
 PH2=$((START + MODPHASE))
 
 pids=()
-counter & pids+=($!); counter_pid=$!
+counter & pids+=($!)
 modloop & pids+=($!)
 hotplug & pids+=($!)
 devev & pids+=($!)
@@ -426,7 +428,6 @@ log "stopping the stressors"
 for f in trinity.pid stress-ng.pid; do
 	[ -f "$S/$f" ] && kill -INT "$(cat "$S/$f")" 2>/dev/null
 done
-kill -INT "$counter_pid" 2>/dev/null
 for ((i = 0; i < 180; i++)); do
 	alive=0
 	for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done

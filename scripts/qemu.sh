@@ -25,7 +25,7 @@ mkdir -p "$logs"
 # for seconds, never for a minute.  Soft lockups fire after 2 x 30 s, RCU
 # stalls after 60 s, hung tasks after 240 s: a report is a real lockup.
 cmdline="panic=-1 watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60"
-cmdline+=" hung_task_timeout_secs=240 loglevel=7 perfctx.mode=$mode"
+cmdline+=" sysctl.kernel.hung_task_timeout_secs=240 loglevel=7 perfctx.mode=$mode"
 [ -n "$filter" ] && cmdline+=" perfctx.filter=$filter"
 # The test PMUs (lib/test_perf_pmu.c): test_hw0 on every CPU, and a
 # hybrid-style pair, test_hw1 on CPUs 0-1 and test_hw2 on CPUs 2-3; 4
