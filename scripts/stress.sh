@@ -15,6 +15,9 @@
 # guest.log, results.txt, results.json, seed, repro.txt, kernel.config); the
 # previous run's are kept in build/logs/ARCH-stress.prev/.
 #
+# BASE=1: the plain base instead of the series (no test PMUs); its build,
+# guest and logs get the suffix -base (build/out-base, build/logs/ARCH-stress-base).
+# STRESS_LOGS: the log directory (`make check`'s smoke run has its own).
 # Environment: SEED (random), MODPHASE (guest/stress.sh: DURATION/3),
 # MEM (3G), SMP (4), STRESS_GRACE (600), STRESS_SLACK (1500: seconds on top
 # of DURATION for boot, the kmemleak scans and the wind-down before the hard
@@ -26,9 +29,22 @@ arch=${1:?usage: stress.sh ARCH [DURATION]}
 duration=${2:-${DURATION:-1800}}
 arch_vars "$arch"
 [[ $duration =~ ^[0-9]+$ ]] || die "DURATION must be seconds, not '$duration'"
+tools=$OUT/tools-$arch
+sfx=
+if [ "${BASE:-0}" = 1 ]; then
+	# The plain base (the tag base of build/linux, no patch of the series)
+	# in a worktree of its own, built into build/out-base: the base's own
+	# state.  It has no test PMUs; guest/stress.sh uses software events
+	# where it would use them, and skips the module loop.
+	wt=$BUILD/base-linux
+	[ -e "$wt/.git" ] || git -C "$SRC" worktree add -q --detach "$wt" base
+	git -C "$wt" checkout -q --detach base
+	SRC=$wt OUT=$BUILD/out-base sfx=-base
+	export ABSENT_OK="CONFIG_TEST_PERF_PMU CONFIG_PERF_CORE_KUNIT_TEST"
+fi
 kdir=$OUT/$arch-stress
-so=$BUILD/out-stress
-logs=$BUILD/logs/$arch-stress
+so=$BUILD/out-stress$sfx
+logs=${STRESS_LOGS:-$BUILD/logs/$arch-stress$sfx}
 
 # Debian packages for the guest (unpacked, not installed): trinity,
 # stress-ng and the libraries stress-ng links (its EGL/GBM/GLES ones only
@@ -38,10 +54,11 @@ guest_debs="trinity stress-ng libapparmor1 libbsd0 libmd0 libegl1 libglvnd0
 	libkmod2 libssl3 libsctp1 libxxhash0"
 [ "$arch" = x86_64 ] && guest_debs+=" libipsec-mb1"
 
-"$TOP/scripts/build-kernel.sh" "$arch" stress
+SRC=$SRC OUT=$OUT "$TOP/scripts/build-kernel.sh" "$arch" stress
 ko=$kdir/lib/test_perf_pmu.ko
-[ -f "$ko" ] || die "no $ko (CONFIG_TEST_PERF_PMU=m in configs/stress.config?)"
-[ -x "$OUT/tools-$arch/root/usr/bin/perf" ] ||
+[ -f "$ko" ] || [ -n "$sfx" ] ||
+	die "no $ko (CONFIG_TEST_PERF_PMU=m in configs/stress.config?)"
+[ -x "$tools/root/usr/bin/perf" ] ||
 	die "no perf for $arch: run scripts/build-tools.sh $arch (or make stress)"
 
 # What the guest gets on top of the usual initramfs: the module at a fixed
@@ -50,11 +67,11 @@ ko=$kdir/lib/test_perf_pmu.ko
 extra=$so/extra-$arch
 rm -rf "$extra"
 mkdir -p "$extra/lib/modules" "$extra/usr/bin"
-"${CROSS}strip" --strip-debug -o "$extra/lib/modules/test_perf_pmu.ko" "$ko"
+[ -f "$ko" ] && "${CROSS}strip" --strip-debug -o "$extra/lib/modules/test_perf_pmu.ko" "$ko"
 "${CROSS}gcc" -O2 -Wall -static -o "$extra/usr/bin/perfstorm" "$TOP/tests/stress/perfstorm.c"
 # mkinitramfs.sh takes perf and the kselftests from $OUT/tools-ARCH.
 mkdir -p "$so"
-ln -sfn "$OUT/tools-$arch" "$so/tools-$arch"
+ln -sfn "$tools" "$so/tools-$arch"
 GUEST_EXTRA_DEBS=$guest_debs GUEST_EXTRA_ROOT=$extra OUT=$so \
 	"$TOP/scripts/mkinitramfs.sh" "$arch"
 
@@ -69,7 +86,7 @@ cp "$kdir/.config" "$logs/kernel.config"
 {
 	echo "kernel: $(git -C "$SRC" describe --always --tags --dirty 2>/dev/null || echo '?') ($SRC)"
 	echo "series: $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
-	echo "again:  SEED=$seed${MODPHASE:+ MODPHASE=$MODPHASE} scripts/stress.sh $arch $duration"
+	echo "again:  ${sfx:+BASE=1 }SEED=$seed${MODPHASE:+ MODPHASE=$MODPHASE} scripts/stress.sh $arch $duration"
 	echo "(trinity's seeds are in guest.log, '=== STATE trinity_seed.N='; the"
 	echo " stressors run side by side, so a seed does not replay a run exactly)"
 } > "$logs/repro.txt"
