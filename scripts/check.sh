@@ -6,6 +6,8 @@
 #     perf and the kselftests; boot under QEMU TCG; KUnit at boot, the
 #     perf_events kselftests, perf test (core: the perf-core tests listed in
 #     tests/perf-tests-core.txt; full: all of them); scan the kernel log.
+#   - a smoke run of `make stress` on x86_64 (SMOKE_DURATION, 150 s;
+#     STRESS_SMOKE=0 leaves it out)
 # Ends with one line "N passed, N failed, N skipped"; exit 1 on any failure.
 . "$(dirname "$0")/lib.sh"
 filter=${1:-core}
@@ -115,6 +117,27 @@ for arch in $built; do
 	count passed "$p"; count failed "$f"; count skipped "$s"
 	note "$arch: guest $(cat "$logs/.guest-seconds" 2>/dev/null || echo ?) s (full results: ${logs#"$TOP"/}/results.txt)"
 done
+# A smoke run of `make stress` (x86_64): the stress kernel, every stressor
+# side by side for SMOKE_DURATION seconds, the same verdict as a full run.
+# It shows that the harness runs end to end and that nothing splats at
+# once; the 30-minute runs are `make stress`.  STRESS_SMOKE=0 leaves it out.
+if [[ " $built " == *" x86_64 "* ]] && [ "${STRESS_SMOKE:-1}" = 1 ]; then
+	ts=$(date +%s)
+	slogs=$BUILD/logs/x86_64-stress-smoke
+	rm -f "$slogs/results.json"
+	src=0
+	MODPHASE=60 STRESS_LOGS=$slogs "$TOP/scripts/stress.sh" x86_64 \
+		"${SMOKE_DURATION:-150}" > "$BUILD/logs/stress-smoke.out" 2>&1 || src=$?
+	{ grep -vE '^PASS ' "$slogs/results.txt" 2>/dev/null || tail -20 "$BUILD/logs/stress-smoke.out"; } |
+		tee -a "$summary"
+	read -r p f < <(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(len(j["results"]) - j["failed"], j["failed"])' \
+		"$slogs/results.json" 2>/dev/null || echo "0 0")
+	if [ "$src" != 0 ] && [ "$f" = 0 ]; then
+		note "FAIL  x86_64 stress smoke: scripts/stress.sh exit status $src (see build/logs/stress-smoke.out)"; f=1
+	fi
+	count passed "$p"; count failed "$f"
+	note "x86_64 stress smoke: $p passed, $f failed, $(( $(date +%s) - ts )) s (full verdict: ${slogs#"$TOP"/}/results.txt)"
+fi
 note "check ($filter) took $(( $(date +%s) - t0 )) s"
 echo "$passed passed, $failed failed, $skipped skipped" | tee -a "$summary"
 [ "$failed" = 0 ]

@@ -6,11 +6,13 @@
  *   perfstorm openclose SECONDS SEED [--hw]
  *	Open, enable, read, disable and close events on one target task (a
  *	child that naps and spins) from two processes at once: single
- *	events and groups, software events, and with --hw also task events
- *	of the test PMUs (test_hw0..2; this pins the test PMU module).
+ *	events and groups, software events, hardware events of the CPU PMU
+ *	if there is one (arm64), and with --hw also task events of the test
+ *	PMUs (test_hw0..2; this pins the test PMU module).
  *   perfstorm inherit SECONDS SEED [--hw]
- *	Groups with inherit=1 on itself (software events, and with --hw a
- *	test_hw leader or member), some enabled on exec, some removed on exec,
+ *	Groups with inherit=1 on itself (software events, CPU PMU events if
+ *	any, and with --hw a test_hw leader or member), some enabled on
+ *	exec, some removed on exec,
  *	then a burst of forks whose children fork, exec /bin/true, spin and
  *	exit; the parent reads the group back (PERF_FORMAT_GROUP) and checks
  *	its times.
@@ -41,6 +43,7 @@
 
 static unsigned long opened, failed, loops, bad;
 static int use_hw;
+static int cpu_hw;	/* the CPU has a hardware PMU (arm64's armv8_pmuv3) */
 static time_t deadline;
 
 static int done(void)
@@ -85,6 +88,12 @@ static void random_attr(struct perf_event_attr *a, int allow_hw)
 	a->size = sizeof(*a);
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	if (allow_hw && cpu_hw && rand() % 3 == 0) {
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = (rand() & 1) ? PERF_COUNT_HW_CPU_CYCLES :
+					   PERF_COUNT_HW_INSTRUCTIONS;
+		return;
+	}
 	if (allow_hw && use_hw && (rand() & 1)) {
 		static const char * const hw[] = { "test_hw0", "test_hw1", "test_hw2" };
 		int t = pmu_type(hw[rand() % 3]);
@@ -312,6 +321,18 @@ int main(int argc, char **argv)
 	deadline = time(NULL) + atoi(argv[2]);
 	seed = strtoul(argv[3], NULL, 0);
 	use_hw = argc > 4 && !strcmp(argv[4], "--hw");
+	{
+		/* A CPU PMU, if there is one, in both phases: it is built in. */
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+			.config = PERF_COUNT_HW_CPU_CYCLES, .disabled = 1,
+		};
+		int fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+		cpu_hw = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srand(seed);
 	if (!strcmp(argv[1], "openclose"))
