@@ -3,7 +3,7 @@ ARCH ?= arm64
 S := scripts
 
 .PHONY: help deps tree export kernel tools initramfs run check check-full \
-	checkpatch mutants stress clean
+	checkpatch mutants stress build-each clean
 
 help:
 	@echo "make run         build the patched kernel for ARCH (default arm64)"
@@ -18,6 +18,8 @@ help:
 	@echo "                 time (x86_64), and show which tests notice"
 	@echo "make stress      stress and fuzz the debug kernel + kmemleak under QEMU"
 	@echo "                 (ARCH default x86_64 here, DURATION=1800 seconds)"
+	@echo "make build-each  build every patch of the series in turn (x86_64) and"
+	@echo "                 report the first that breaks"
 	@echo "make deps        install the Debian packages (root)"
 
 deps:
@@ -62,6 +64,10 @@ mutants: deps
 # is given on the command line or in the environment.
 STRESS_ARCH := $(if $(filter file,$(origin ARCH)),x86_64,$(ARCH))
 DURATION ?= 1800
+
+build-each: deps
+	SYNC=1 $(S)/tree.sh
+	$(S)/build-each.sh $(or $(EACH_ARCH),x86_64)
 
 stress: deps
 	SYNC=1 $(S)/tree.sh
