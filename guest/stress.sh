@@ -137,7 +137,19 @@ kmemleak() { # kmemleak TAG
 }
 # trinity's list of calls, while the guest is quiet: with the stressors
 # running it took minutes under TCG, longer than a smoke run.
+# The -c arguments are made here too: with the stressors running, the
+# greps alone took minutes (the first 30-minute run started trinity 10
+# minutes late).
 (cd /tmp/trinity && HOME=/tmp/trinity as_user "$FUZZ_UID" trinity -L) > "$S/trinity-list" 2>&1
+tcalls=()
+for c in $TRINITY_CALLS; do
+	if grep -qw -- "$c" "$S/trinity-list"; then
+		tcalls+=(-c "$c")
+	else
+		echo "stress: trinity: '$c' not in trinity -L, left out"
+	fi
+done
+echo "${tcalls[*]}" > "$S/trinity-calls"
 kmemleak boot
 
 # ---- the stressors
@@ -156,14 +168,8 @@ counter() {
 # trinity, phase 2, as FUZZ_UID, restarted if it ends early.
 trinity_loop() {
 	local run=0 seed=$SEED calls=() c total=0 n short=0 t0 pid
+	read -r -a calls < "$S/trinity-calls"
 	until phase2; do nap 5 || return 0; done
-	for c in $TRINITY_CALLS; do
-		if grep -qw -- "$c" "$S/trinity-list"; then
-			calls+=(-c "$c")
-		else
-			log "trinity: '$c' not in trinity -L, left out"
-		fi
-	done
 	if [ ${#calls[@]} = 0 ]; then
 		log "trinity: -L named none of the calls; see $S/trinity-list:"
 		head -20 "$S/trinity-list"
