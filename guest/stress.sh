@@ -157,12 +157,19 @@ kmemleak boot
 # System-wide counts of syscalls and perf_event_open for the report.  Its
 # workload waits for the stop file: perf stat itself ignores SIGINT while
 # its workload runs, and a killed perf stat writes nothing.
+# A CPU going offline between perf reading the online mask and opening
+# fails the open (ENODEV, seen on arm64): try again.  Once a CPU has gone
+# offline its events stop counting (6.1 does not bring them back), so the
+# counts are lower bounds.
 counter() {
-	exec perf stat -a -x, -o "$S/syscounts.csv" \
-		-e raw_syscalls:sys_enter \
-		-e syscalls:sys_enter_perf_event_open \
-		-e syscalls:sys_exit_perf_event_open --filter 'ret >= 0' \
-		-- bash -c "while [ ! -e $S/stop ]; do sleep 1; done"
+	while ! stopping; do
+		perf stat -a -x, -o "$S/syscounts.csv" \
+			-e raw_syscalls:sys_enter \
+			-e syscalls:sys_enter_perf_event_open \
+			-e syscalls:sys_exit_perf_event_open --filter 'ret >= 0' \
+			-- bash -c "while [ ! -e $S/stop ]; do sleep 1; done" && break
+		sleep 1
+	done
 }
 
 # trinity, phase 2, as FUZZ_UID, restarted if it ends early.
@@ -406,6 +413,7 @@ PH2=$((START + MODPHASE))
 
 pids=()
 counter & pids+=($!)
+sleep 3		# the counter opens its events before hotplug starts
 modloop & pids+=($!)
 hotplug & pids+=($!)
 devev & pids+=($!)
