@@ -126,7 +126,7 @@ if [[ " $built " == *" x86_64 "* ]] && [ "${STRESS_SMOKE:-1}" = 1 ]; then
 	slogs=$BUILD/logs/x86_64-stress-smoke
 	rm -f "$slogs/results.json"
 	src=0
-	MODPHASE=60 STRESS_LOGS=$slogs "$TOP/scripts/stress.sh" x86_64 \
+	MODPHASE=45 STRESS_LOGS=$slogs "$TOP/scripts/stress.sh" x86_64 \
 		"${SMOKE_DURATION:-150}" > "$BUILD/logs/stress-smoke.out" 2>&1 || src=$?
 	{ grep -vE '^PASS ' "$slogs/results.txt" 2>/dev/null || tail -20 "$BUILD/logs/stress-smoke.out"; } |
 		tee -a "$summary"
