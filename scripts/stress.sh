@@ -133,7 +133,7 @@ grep -q '^GUEST-EXIT:' "$logs/guest.log" 2>/dev/null && [ "$qrc" != 125 ] &&
 jrc=0
 python3 "$TOP/scripts/stress-judge.py" "$arch" "$logs" \
 	--vmlinux "$kdir/vmlinux" --src "$SRC" --cross "$CROSS" \
-	--json "$logs/results.json" > "$logs/results.txt" 2>&1 || jrc=$?
+	--json "$logs/results.json" ${sfx:+--base} > "$logs/results.txt" 2>&1 || jrc=$?
 grep -vE '^PASS ' "$logs/results.txt" | grep -vE '^----? kmemleak \(.*\): not perf' || true
 say "qemu.sh exit status $qrc; full verdict: ${logs#"$TOP"/}/results.txt"
 exit "$jrc"
