@@ -6,7 +6,7 @@
 #     perf and the kselftests; boot under QEMU TCG; KUnit at boot, the
 #     perf_events kselftests, perf test (core: the perf-core tests listed in
 #     tests/perf-tests-core.txt; full: all of them); scan the kernel log.
-#   - a smoke run of `make stress` on x86_64 (SMOKE_DURATION, 150 s;
+#   - a smoke run of `make stress` on x86_64 (SMOKE_DURATION, 180 s;
 #     STRESS_SMOKE=0 leaves it out)
 # Ends with one line "N passed, N failed, N skipped"; exit 1 on any failure.
 . "$(dirname "$0")/lib.sh"
@@ -127,7 +127,7 @@ if [[ " $built " == *" x86_64 "* ]] && [ "${STRESS_SMOKE:-1}" = 1 ]; then
 	rm -f "$slogs/results.json"
 	src=0
 	MODPHASE=45 STRESS_LOGS=$slogs "$TOP/scripts/stress.sh" x86_64 \
-		"${SMOKE_DURATION:-150}" > "$BUILD/logs/stress-smoke.out" 2>&1 || src=$?
+		"${SMOKE_DURATION:-180}" > "$BUILD/logs/stress-smoke.out" 2>&1 || src=$?
 	{ grep -vE '^PASS ' "$slogs/results.txt" 2>/dev/null || tail -20 "$BUILD/logs/stress-smoke.out"; } |
 		tee -a "$summary"
 	read -r p f < <(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(len(j["results"]) - j["failed"], j["failed"])' \
