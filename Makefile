@@ -3,7 +3,7 @@ ARCH ?= arm64
 S := scripts
 
 .PHONY: help deps tree export kernel tools initramfs run check check-full \
-	checkpatch mutants stress build-each clean
+	checkpatch mutants stress bench build-each clean
 
 help:
 	@echo "make run         build the patched kernel for ARCH (default arm64)"
@@ -18,6 +18,8 @@ help:
 	@echo "                 time (x86_64), and show which tests notice"
 	@echo "make stress      stress and fuzz the debug kernel + kmemleak under QEMU"
 	@echo "                 (ARCH default x86_64 here, DURATION=1800 seconds)"
+	@echo "make bench       A/B benchmarks, the series before the rewrite against"
+	@echo "                 the whole series, under QEMU -icount (ARCH default x86_64)"
 	@echo "make build-each  build every patch of the series in turn (x86_64) and"
 	@echo "                 report the first that breaks"
 	@echo "make deps        install the Debian packages (root)"
@@ -73,6 +75,12 @@ stress: deps
 	SYNC=1 $(S)/tree.sh
 	$(S)/build-tools.sh $(STRESS_ARCH)
 	$(S)/stress.sh $(STRESS_ARCH) $(DURATION)
+
+# `make bench` defaults to x86_64 as `make stress` does.
+bench: deps
+	SYNC=1 $(S)/tree.sh
+	$(S)/build-tools.sh $(STRESS_ARCH)
+	$(S)/bench.sh $(STRESS_ARCH)
 
 clean:
 	rm -rf build/out build/logs

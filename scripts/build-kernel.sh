@@ -2,7 +2,7 @@
 # build-kernel.sh ARCH [FLAVOUR]: configure and build the test kernel for ARCH
 # out of tree in build/out/ARCH[-FLAVOUR], with ccache.
 #   FLAVOUR debug (default): configs/base + debug + ARCH fragments
-#   FLAVOUR bench: configs/base + ARCH fragments, no debug options
+#   FLAVOUR bench: configs/base + ARCH + bench fragments, no debug options
 #   FLAVOUR stress: debug + configs/stress (kmemleak, the test PMUs as a
 #     module), merged last so that its lines override base's
 # ABSENT_OK="CONFIG_X ...": options that may be missing from the tree's
@@ -16,7 +16,7 @@ arch_vars "$arch"
 case $flavour in
 debug) frags="$TOP/configs/base.config $TOP/configs/debug.config $TOP/configs/$arch.config"
        o=$OUT/$arch ;;
-bench) frags="$TOP/configs/base.config $TOP/configs/$arch.config"
+bench) frags="$TOP/configs/base.config $TOP/configs/$arch.config $TOP/configs/bench.config"
        o=$OUT/$arch-bench ;;
 stress) frags="$TOP/configs/base.config $TOP/configs/debug.config $TOP/configs/$arch.config $TOP/configs/stress.config"
        o=$OUT/$arch-stress ;;

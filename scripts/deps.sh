@@ -3,6 +3,7 @@
 # needs.  Idempotent, and silent when everything is already there.
 #   build: kernel builds for x86_64 and arm64 (cross), perf, kselftests
 #   run:   QEMU and the guest's static busybox/bash
+#   bench: gnuplot, for `make bench`'s plots
 # No GROUP: both.
 . "$(dirname "$0")/lib.sh"
 build=(make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio xz-utils
@@ -10,12 +11,14 @@ build=(make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio xz-utils
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu
 	libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64)
 run=(qemu-system-x86 qemu-system-arm busybox-static bash-static gzip)
+bench=(gnuplot-nox)
 [ $# -gt 0 ] || set -- build run
 want=()
 for g in "$@"; do
 	case $g in
 	build) want+=("${build[@]}") ;;
 	run) want+=("${run[@]}") ;;
+	bench) want+=("${bench[@]}") ;;
 	*) die "unknown group $g" ;;
 	esac
 done

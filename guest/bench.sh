@@ -1,0 +1,87 @@
+# `make bench` inside the guest (issue 6): the scenarios of perfbench
+# (tests/bench/perfbench.c), each repeated, on one CPU under -icount (guest
+# nanoseconds are guest instructions).  Every measurement is one line
+#   bench SCENARIO PARAMS rep=I ... ns_per_op=X ops=N
+# (or "skip ..." / "error ..."), between the markers
+#   === BEGIN bench ... === END bench rc=N
+# that scripts/bench-report.py reads.  The same script runs on both sides.
+#
+# Kernel command line: perfctx.bench=full|quick (quick: the smoke run,
+# fewer loops and repeats), perfctx.benchfilter=REGEX (scenario names).
+set -u
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin
+mode=full filter=
+for a in $(cat /proc/cmdline); do
+	case $a in
+	perfctx.bench=*) mode=${a#*=} ;;
+	perfctx.benchfilter=*) filter=${a#*=} ;;
+	esac
+done
+# loops scale: quick runs a tenth of the loops, twice
+if [ "$mode" = quick ]; then
+	rep=2 div=10
+else
+	rep=5 div=1
+fi
+E=/sys/bus/event_source/devices
+echo "bench: $(uname -r), $(nproc) CPU(s), mode $mode${filter:+, filter $filter}"
+echo "=== STATE kernel=$(uname -r)"
+echo "=== STATE cmdline=$(cat /proc/cmdline)"
+echo "pmus: $(ls $E | tr '\n' ' ')"
+for p in test_hw0 test_dev; do
+	[ -d $E/$p ] && echo "$p: type $(cat $E/$p/type), mux $(cat $E/$p/perf_event_mux_interval_ms) ms"
+done
+echo -1 > /proc/sys/kernel/perf_event_paranoid
+# The NMI watchdog and its perf event are not in these kernels; the tick
+# and the test_dev snapshot timer are the only periodic work.
+
+# The CPU PMU of arm64, for the hardware scenarios there.
+cpupmu=
+for p in armv8_pmuv3_0 armv8_pmuv3; do
+	[ -d $E/$p ] && { cpupmu=$p:0x11; break; }	# CPU_CYCLES
+done
+
+rc=0
+# run NAME ARGS...: perfbench NAME ARGS..., unless the filter leaves it out
+run() {
+	local name=$1
+	shift
+	if [ -n "$filter" ] && ! [[ $name =~ $filter ]]; then
+		return 0
+	fi
+	perfbench "$name" --repeat "$rep" "$@" || rc=1
+}
+
+echo "=== BEGIN bench"
+pl=$((4000 / div))
+# (1) context switch cost, events of 0, 1, 2 and 4 PMUs on each task; (2)
+# the same with inherited events (clone contexts: the swap fast path).
+for m in self inherit; do
+	for pmus in none sw sw,test_hw0 sw,test_hw0,tp,test_hw1 test_hw0 test_hw0,test_hw1; do
+		run pipe --mode $m --pmus $pmus --loops $pl
+	done
+	[ -n "$cpupmu" ] && run pipe --mode $m --pmus "$cpupmu" --loops $pl
+	[ -n "$cpupmu" ] && run pipe --mode $m --pmus "$cpupmu,test_hw0" --loops $pl
+done
+# (3) cgroup switch with N device events active on the CPU
+for n in 0 10 100; do
+	run cgroup --dev $n --loops $pl
+done
+# (4) open + enable + close of one task event with N device events active
+for n in 0 10 100; do
+	run open --dev $n --pmus sw --loops $((2000 / div))
+done
+# (5) multiplexing: test_hw0 oversubscribed 4x, with and without events of
+# other PMUs; the tick with and without frequency-mode events
+for o in none test_hw1 test_hw1,test_hw2; do
+	run rotate --pmu test_hw0 --events 16 --others $o --work $((66000000 / div))
+done
+for t in none count freq; do
+	run tick --mode $t --work $((66000000 / div))
+done
+# (6) perf_event_open + close of one event
+for p in sw test_hw0 ${cpupmu:+"$cpupmu"}; do
+	run openclose --pmus "$p" --loops $((2000 / div))
+done
+echo "=== END bench rc=$rc"
+exit $rc

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""bench-report.py: the A/B table of `make bench` (scripts/bench.sh).
+
+Reads the two guests' logs (guest/bench.sh output: "bench SCENARIO PARAMS
+rep=I [EXTRA=V...] ns_per_op=X ops=N" lines between "=== BEGIN bench" and
+"=== END bench rc=N"), and prints per scenario the median of each side,
+the ratio patched/base and each side's spread ((max - min) / median over
+the repeats; over 2% is flagged), then the issue's goals.  With --out
+PREFIX it writes PREFIX.md, PREFIX.json and PREFIX-SCENARIO.png plots of
+the scaling scenarios (gnuplot).  Exit status: 0 when both sides ran end to
+end (every scenario measured or skipped on both), else 1.  Timings never
+change the exit status.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+SPREAD_FLAG = 0.02
+
+
+def parse(path):
+    """{key: {'ns': [..], 'extra': {..}}}, skips, errors, rc (None: no end)"""
+    res, skips, errors, rc, inside = {}, [], [], None, False
+    try:
+        lines = open(path, errors='replace').read().splitlines()
+    except OSError:
+        return res, skips, ['no log %s' % path], None
+    for line in lines:
+        if line.startswith('=== BEGIN bench'):
+            inside = True
+            continue
+        m = re.match(r'=== END bench rc=(\d+)', line)
+        if m:
+            rc = int(m.group(1))
+            inside = False
+            continue
+        if not inside:
+            continue
+        tok = line.split()
+        if not tok:
+            continue
+        if tok[0] == 'skip':
+            skips.append(' '.join(tok[1:]))
+            continue
+        if tok[0] == 'error':
+            errors.append(' '.join(tok[1:]))
+            continue
+        if tok[0] != 'bench' or len(tok) < 3:
+            continue
+        params, extra, i = [], {}, 2
+        while i < len(tok) and not tok[i].startswith('rep='):
+            params.append(tok[i])
+            i += 1
+        for t in tok[i + 1:]:
+            k, _, v = t.partition('=')
+            extra[k] = v
+        if 'ns_per_op' not in extra:
+            continue
+        key = ' '.join([tok[1]] + params)
+        r = res.setdefault(key, {'ns': [], 'extra': {}})
+        r['ns'].append(float(extra.pop('ns_per_op')))
+        for k, v in extra.items():
+            r['extra'].setdefault(k, []).append(v)
+    return res, skips, errors, rc
+
+
+def summary(vals):
+    if not vals:
+        return None, None
+    med = statistics.median(vals)
+    spread = (max(vals) - min(vals)) / med if med else 0.0
+    return med, spread
+
+
+def fmt(x, nd=1):
+    return '-' if x is None else ('%.*f' % (nd, x))
+
+
+def param(key, name):
+    m = re.search(r'(?:^| )%s=(\S+)' % re.escape(name), key)
+    return m.group(1) if m else None
+
+
+def goals(rows):
+    """the issue's goals, each: (goal, what, value, met)"""
+    out = []
+
+    def find(scen, **want):
+        for r in rows:
+            if r['key'].split()[0] == scen and \
+               all(param(r['key'], k) == v for k, v in want.items()):
+                return r
+        return None
+
+    for mode, n in (('self', '(1)'), ('inherit', '(2)')):
+        for pmus in ('sw', 'test_hw0'):
+            r = find('pipe', mode=mode, pmus=pmus)
+            x = r['ratio'] if r else None
+            out.append((n + ' <= 1.00', r['key'] if r else 'pipe mode=%s pmus=%s' % (mode, pmus),
+                        x, x is not None and x <= 1.0005))
+    for scen, n in (('cgroup', '(3)'), ('open', '(4)')):
+        for r in rows:
+            if r['key'].split()[0] == scen:
+                x = r['ratio']
+                out.append((n + ' <= 1.05', r['key'], x, x is not None and x <= 1.05))
+    # (5) on the patched side: the cost of a rotation of test_hw0 with
+    # other PMUs' events against without.
+    base = find('rotate', pmu='test_hw0', others='none')
+    for r in rows:
+        if r['key'].startswith('rotate ') and base and r is not base and r['b'] and base['b']:
+            x = r['b'] / base['b']
+            out.append(('(5) same cost (within 5%)', 'B: %s / others=none' % r['key'],
+                        x, abs(x - 1) <= 0.05))
+    return out
+
+
+def plot(prefix, rows, scen, xname, xmap, title):
+    pts = []
+    for r in rows:
+        if r['key'].split()[0] != scen:
+            continue
+        x = xmap(r['key'])
+        if x is None or r['a'] is None or r['b'] is None:
+            continue
+        pts.append((x, r['a'], r['b']))
+    if len(pts) < 2:
+        return None
+    pts.sort()
+    dat = prefix + '-%s.dat' % scen
+    png = prefix + '-%s.png' % scen
+    with open(dat, 'w') as f:
+        for p in pts:
+            f.write('%s %s %s\n' % p)
+    gp = '''set terminal pngcairo size 800,500
+set output '%s'
+set title '%s'
+set xlabel '%s'
+set ylabel 'guest ns per operation (= instructions)'
+set key left top
+set grid
+plot '%s' using 1:2 with linespoints title 'base (A)', '' using 1:3 with linespoints title 'patched (B)'
+''' % (png, title, xname, dat)
+    try:
+        subprocess.run(['gnuplot'], input=gp, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print('bench-report: no plot %s: %s' % (png, e), file=sys.stderr)
+        return None
+    finally:
+        os.unlink(dat)
+    return png
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--arch', required=True)
+    ap.add_argument('--mode', default='full')
+    ap.add_argument('--a', required=True)
+    ap.add_argument('--b', required=True)
+    ap.add_argument('--a-desc', default='A')
+    ap.add_argument('--b-desc', default='B')
+    ap.add_argument('--same', default='0')
+    ap.add_argument('--command', default='make bench')
+    ap.add_argument('--logdir')
+    ap.add_argument('--out')
+    o = ap.parse_args()
+
+    ra, sa, ea, rca = parse(o.a)
+    rb, sb, eb, rcb = parse(o.b)
+    keys = list(ra) + [k for k in rb if k not in ra]
+    rows = []
+    for k in keys:
+        a, spa = summary(ra.get(k, {}).get('ns', []))
+        b, spb = summary(rb.get(k, {}).get('ns', []))
+        ratio = b / a if a and b is not None else None
+        extra = {}
+        for side, r in (('a', ra), ('b', rb)):
+            for ek, ev in r.get(k, {}).get('extra', {}).items():
+                if ek != 'ops':
+                    extra['%s_%s' % (side, ek)] = sorted(set(ev))
+        rows.append({'key': k, 'a': a, 'b': b, 'ratio': ratio,
+                     'spread_a': spa, 'spread_b': spb,
+                     'reps_a': ra.get(k, {}).get('ns', []),
+                     'reps_b': rb.get(k, {}).get('ns', []),
+                     'extra': extra})
+
+    date = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    kern = {}
+    for side, path in (('A', o.a), ('B', o.b)):
+        try:
+            m = re.search(r'^=== STATE kernel=(.*)$', open(path, errors='replace').read(), re.M)
+            kern[side] = m.group(1) if m else '?'
+        except OSError:
+            kern[side] = '?'
+    md = []
+    md.append('# perf core A/B benchmarks: %s, %s' % (o.arch, date))
+    md.append('')
+    md.append('- command: `%s`%s' % (o.command, ' (quick: the smoke run)' if o.mode == 'quick' else ''))
+    md.append('- A (base): %s; kernel %s' % (o.a_desc, kern['A']))
+    md.append('- B (patched): %s; kernel %s' % (o.b_desc, kern['B']))
+    if o.same == '1':
+        md.append('- A and B are the same commit (no rewrite patch after the A side yet): '
+                  'the ratios show the harness\'s own noise.')
+    md.append('- QEMU TCG, `-icount shift=0,sleep=off`, `-smp 1`: guest ns = guest instructions. '
+              'Medians of the repeats; spread = (max - min) / median, '
+              'flagged `!` over %d%%.' % (SPREAD_FLAG * 100))
+    md.append('')
+    md.append('| scenario | base ns/op | patched ns/op | patched/base | spread A | spread B | notes |')
+    md.append('|---|---:|---:|---:|---:|---:|---|')
+    flagged = 0
+    for r in rows:
+        notes = []
+        for s in ('spread_a', 'spread_b'):
+            if r[s] is not None and r[s] > SPREAD_FLAG:
+                notes.append('! spread %s' % s[-1].upper())
+                flagged += 1
+        for ek, ev in sorted(r['extra'].items()):
+            notes.append('%s=%s' % (ek, '/'.join(ev)))
+        sp = ['-' if r[s] is None else '%.2f%%' % (r[s] * 100) for s in ('spread_a', 'spread_b')]
+        md.append('| `%s` | %s | %s | %s | %s | %s | %s |' % (
+            r['key'], fmt(r['a']), fmt(r['b']), fmt(r['ratio'], 3), sp[0], sp[1],
+            ', '.join(notes)))
+    md.append('')
+    md.append('## Goals (issue 6)')
+    md.append('')
+    md.append('| goal | measured | value | met |')
+    md.append('|---|---|---:|---|')
+    gl = goals(rows)
+    for g, what, x, met in gl:
+        md.append('| %s | `%s` | %s | %s |' % (g, what, fmt(x, 3), 'yes' if met else 'NO'))
+    md.append('')
+    for side, s, e in (('A', sa, ea), ('B', sb, eb)):
+        for x in s:
+            md.append('- skipped on %s: %s' % (side, x))
+        for x in e:
+            md.append('- ERROR on %s: %s' % (side, x))
+    ok = rca == 0 and rcb == 0 and not ea and not eb and bool(rows)
+    if not ok:
+        md.append('- the harness did not run end to end (guest rc A=%s B=%s)' % (rca, rcb))
+
+    pngs = []
+    if o.out:
+        os.makedirs(os.path.dirname(o.out), exist_ok=True)
+        npmus = {'none': 0}
+
+        def pipe_x(k):
+            if param(k, 'mode') != 'self':
+                return None
+            p = param(k, 'pmus')
+            if p is None or not (p == 'none' or p.startswith('sw')):
+                return None
+            return npmus.get(p, len(p.split(',')))
+
+        for scen, xname, xmap, title in (
+                ('cgroup', 'device (test_dev) events active on the CPU',
+                 lambda k: int(param(k, 'dev')), 'cgroup switch (pipe ping-pong, two cgroups)'),
+                ('open', 'device (test_dev) events active on the CPU',
+                 lambda k: int(param(k, 'dev')), 'open + enable + close of one task event'),
+                ('pipe', 'PMUs with events on each task',
+                 pipe_x, 'context switch (pipe ping-pong), own contexts')):
+            p = plot(o.out, rows, scen, xname, xmap, title)
+            if p:
+                pngs.append(p)
+        if pngs:
+            md.append('')
+            md.append('Plots: ' + ', '.join('`%s`' % os.path.basename(p) for p in pngs))
+    text = '\n'.join(md) + '\n'
+    sys.stdout.write(text)
+    if o.logdir:
+        with open(os.path.join(o.logdir, 'report.md'), 'w') as f:
+            f.write(text)
+    if o.out:
+        with open(o.out + '.md', 'w') as f:
+            f.write(text)
+        with open(o.out + '.json', 'w') as f:
+            json.dump({'arch': o.arch, 'date': date, 'command': o.command,
+                       'a': o.a_desc, 'b': o.b_desc, 'kernels': kern,
+                       'rows': rows, 'goals': [list(g) for g in gl],
+                       'flagged_spreads': flagged}, f, indent=1)
+        print('bench: report in %s.md' % os.path.relpath(o.out))
+    print('bench: %s, %d scenarios, %d spreads over %d%%' % (
+        'ran end to end' if ok else 'DID NOT RUN END TO END', len(rows), flagged,
+        SPREAD_FLAG * 100))
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

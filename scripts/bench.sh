@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bench.sh [ARCH]: `make bench` (issue 6), A/B benchmarks of the perf core.
+#
+#   A: the series up to its last patch before the rewrite, named by subject
+#      in tests/bench/a-side (the test PMUs and the suites, no rewrite);
+#   B: the whole series (build/linux as it stands, like `make check`).
+#
+# Both are built with the same non-debug config (build-kernel.sh ARCH
+# bench: configs/base + ARCH + bench), A in a worktree of its own
+# (build/bench-a, out build/out-bench-a), B in build/out/ARCH-bench.  Each
+# boots under QEMU TCG with -icount shift=0,sleep=off and -smp 1, so guest
+# nanoseconds are guest instructions and a run repeats exactly; the guest
+# (guest/bench.sh) runs the scenarios of tests/bench/perfbench.c, each
+# repeated, and scripts/bench-report.py prints per scenario the base, the
+# patched, the ratio patched/base and the spread of the repeats (flagged
+# over 2%).  The report, with the command, the kernels and the date, goes
+# to bench/results/DATE-ARCH.md (and .json), plots of the scaling
+# scenarios to bench/results/DATE-ARCH-*.png.
+#
+# While A and B are the same commit (no rewrite patch yet) both sides still
+# boot: the ratios then show the harness's own noise (1.000 expected).
+#
+# Environment: BENCH=full|quick (quick: fewer loops and repeats, the smoke
+# run of `make check`; its report goes to build/logs/ARCH-bench/ only),
+# BENCH_FILTER (a regex over scenario names, e.g. 'pipe|open'),
+# TIMEOUT (QEMU, s; default 3600).
+# Benchmarks never fail on a timing: the exit status says only whether the
+# harness ran end to end.
+. "$(dirname "$0")/lib.sh"
+arch=${1:-${ARCH:-x86_64}}
+arch_vars "$arch"
+mode=${BENCH:-full}
+case $mode in full|quick) ;; *) die "BENCH must be full or quick, not '$mode'" ;; esac
+"$TOP/scripts/deps.sh" build run bench
+[ -e "$SRC/.git" ] || die "no kernel tree at $SRC: run 'make tree' first"
+
+# ---- the two sides
+aside=$(grep -vE '^\s*(#|$)' "$TOP/tests/bench/a-side" | head -1)
+[ -n "$aside" ] || die "tests/bench/a-side names no patch"
+b_commit=$(git -C "$SRC" rev-parse HEAD)
+a_commit=$(git -C "$SRC" log --format='%H %s' base..HEAD |
+	awk -v s="$aside" '{ h = $1; sub(/^[^ ]* /, ""); if ($0 == s) { print h; exit } }')
+[ -n "$a_commit" ] || die "tests/bench/a-side: no patch '$aside' in build/linux base..HEAD"
+if [ -n "$(git -C "$SRC" status --porcelain --untracked-files=no)" ]; then
+	say "build/linux has uncommitted edits: B is built with them"
+	b_desc="$(git -C "$SRC" describe --always --tags HEAD)-dirty"
+else
+	b_desc=$(git -C "$SRC" describe --always --tags HEAD)
+fi
+a_desc=$(git -C "$SRC" describe --always --tags "$a_commit")
+a_n=$(git -C "$SRC" rev-list --count "base..$a_commit")
+b_n=$(git -C "$SRC" rev-list --count base..HEAD)
+say "A: base + $a_n patches ($a_desc); B: base + $b_n patches ($b_desc)"
+
+# One build at a time (2 cores): A, then B.  When A is B's own commit
+# (no rewrite patch yet) and build/linux is clean, A boots B's kernel.
+kb=$OUT/$arch-bench
+if [ "$a_commit" = "$b_commit" ] && [[ $b_desc != *-dirty ]]; then
+	say "A is B's commit: one kernel, booted as A and as B"
+	ka=$kb
+else
+	wt=$BUILD/bench-a
+	[ -e "$wt/.git" ] || git -C "$SRC" worktree add -q --detach "$wt" "$a_commit"
+	git -C "$wt" checkout -q --detach "$a_commit"
+	SRC=$wt OUT=$BUILD/out-bench-a "$TOP/scripts/build-kernel.sh" "$arch" bench
+	ka=$BUILD/out-bench-a/$arch-bench
+fi
+"$TOP/scripts/build-kernel.sh" "$arch" bench
+
+# ---- the guest: the usual initramfs plus perfbench, static
+[ -x "$OUT/tools-$arch/root/usr/bin/perf" ] ||
+	die "no perf for $arch: run scripts/build-tools.sh $arch (or make bench)"
+bo=$BUILD/out-bench
+extra=$bo/extra-$arch
+rm -rf "$extra"
+mkdir -p "$extra/usr/bin"
+"${CROSS}gcc" -O2 -Wall -static -o "$extra/usr/bin/perfbench" "$TOP/tests/bench/perfbench.c"
+mkdir -p "$bo"
+ln -sfn "$OUT/tools-$arch" "$bo/tools-$arch"
+GUEST_EXTRA_ROOT=$extra OUT=$bo "$TOP/scripts/mkinitramfs.sh" "$arch"
+
+# The test PMUs on the one CPU: three hardware PMUs of 4 counters, a
+# device PMU with 128 counters (so that 100 device events are all active)
+# and a 10 ms snapshot period.
+tpmu="test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0x1,0x1,0x1"
+tpmu+=" test_perf_pmu.dev_cpu=0 test_perf_pmu.dev_counters=128 test_perf_pmu.dev_period_us=10000"
+logs=$BUILD/logs/$arch-bench
+mkdir -p "$logs"
+rc=0
+for side in A B; do
+	k=$ka
+	[ $side = B ] && k=$kb
+	LOGS=$logs/$side ICOUNT=1 SMP=1 MEM=1G TIMEOUT=${TIMEOUT:-3600} TEST_PMU=$tpmu \
+		CMDLINE="perfctx.bench=$mode${BENCH_FILTER:+ perfctx.benchfilter=$BENCH_FILTER}" \
+		OUT=$bo "$TOP/scripts/qemu.sh" "$arch" bench "" "$k" || rc=$?
+	[ $rc = 0 ] || { say "bench: the $side side's guest failed (status $rc), see $logs/$side/"; break; }
+done
+
+args=(--arch "$arch" --mode "$mode" --a "$logs/A/guest.log" --b "$logs/B/guest.log"
+	--a-desc "base + $a_n patches ($a_desc), $(git -C "$SRC" log -1 --format=%s "$a_commit")"
+	--b-desc "base + $b_n patches ($b_desc), $(git -C "$SRC" log -1 --format=%s HEAD)"
+	--same "$([ "$a_commit" = "$b_commit" ] && echo 1 || echo 0)"
+	--command "${BENCH_COMMAND:-make bench ARCH=$arch${BENCH_FILTER:+ BENCH_FILTER=$BENCH_FILTER}}"
+	--logdir "$logs")
+if [ "$mode" = full ] && [ $rc = 0 ]; then
+	args+=(--out "$TOP/bench/results/$(date -u +%Y-%m-%d)-$arch")
+fi
+python3 "$TOP/scripts/bench-report.py" "${args[@]}" || rc=$?
+exit $rc
