@@ -8,6 +8,8 @@
 #     tests/perf-tests-core.txt; full: all of them); scan the kernel log.
 #   - a smoke run of `make stress` on x86_64 (SMOKE_DURATION, 180 s;
 #     STRESS_SMOKE=0 leaves it out)
+#   - a smoke run of `make bench` on x86_64 (BENCH=quick; BENCH_SMOKE=0
+#     leaves it out): fails only when the harness does not run end to end
 # Ends with one line "N passed, N failed, N skipped"; exit 1 on any failure.
 . "$(dirname "$0")/lib.sh"
 filter=${1:-core}
@@ -137,6 +139,24 @@ if [[ " $built " == *" x86_64 "* ]] && [ "${STRESS_SMOKE:-1}" = 1 ]; then
 	fi
 	count passed "$p"; count failed "$f"
 	note "x86_64 stress smoke: $p passed, $f failed, $(( $(date +%s) - ts )) s (full verdict: ${slogs#"$TOP"/}/results.txt)"
+fi
+# A smoke run of `make bench` (x86_64, BENCH=quick): both sides built and
+# booted, every scenario measured.  It fails the check only when the
+# harness does not run end to end, never on a timing.  BENCH_SMOKE=0
+# leaves it out.
+if [[ " $built " == *" x86_64 "* ]] && [ "${BENCH_SMOKE:-1}" = 1 ]; then
+	ts=$(date +%s)
+	brc=0
+	BENCH=quick BENCH_COMMAND="BENCH=quick scripts/bench.sh x86_64" \
+		"$TOP/scripts/bench.sh" x86_64 > "$BUILD/logs/bench-smoke.out" 2>&1 || brc=$?
+	if [ $brc = 0 ]; then
+		note "PASS  x86_64 bench smoke: $(tail -1 "$BUILD/logs/bench-smoke.out"), $(( $(date +%s) - ts )) s (report: build/logs/x86_64-bench/report.md)"
+		count passed 1
+	else
+		tail -30 "$BUILD/logs/bench-smoke.out" | tee -a "$summary"
+		note "FAIL  x86_64 bench smoke: scripts/bench.sh exit status $brc (see build/logs/bench-smoke.out)"
+		count failed 1
+	fi
 fi
 note "check ($filter) took $(( $(date +%s) - t0 )) s"
 echo "$passed passed, $failed failed, $skipped skipped" | tee -a "$summary"
