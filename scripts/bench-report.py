@@ -73,7 +73,7 @@ def summary(vals):
     if not vals:
         return None, None
     med = statistics.median(vals)
-    spread = (max(vals) - min(vals)) / med if med else 0.0
+    spread = (max(vals) - min(vals)) / abs(med) if med else 0.0
     return med, spread
 
 
@@ -232,6 +232,10 @@ def main():
                 flagged += 1
         for ek, ev in sorted(r['extra'].items()):
             notes.append('%s=%s' % (ek, '/'.join(ev)))
+            dev = param(r['key'], 'dev')
+            if ek.endswith('_active') and dev is not None and ev != [dev]:
+                notes.append('! %s of %s device events active' % ('/'.join(ev), dev))
+                flagged += 1
         sp = ['-' if r[s] is None else '%.2f%%' % (r[s] * 100) for s in ('spread_a', 'spread_b')]
         md.append('| `%s` | %s | %s | %s | %s | %s | %s |' % (
             r['key'], fmt(r['a']), fmt(r['b']), fmt(r['ratio'], 3), sp[0], sp[1],
@@ -251,9 +255,12 @@ def main():
             md.append('- skipped on %s: %s' % (side, x))
         for x in e:
             md.append('- ERROR on %s: %s' % (side, x))
-    ok = rca == 0 and rcb == 0 and not ea and not eb and bool(rows)
+    # Every scenario of guest/bench.sh must run: a skip is the guest's setup
+    # gone wrong (no test PMU, no cgroup2...), so it fails the harness too.
+    ok = rca == 0 and rcb == 0 and not ea and not eb and not sa and not sb and bool(rows)
     if not ok:
-        md.append('- the harness did not run end to end (guest rc A=%s B=%s)' % (rca, rcb))
+        md.append('- the harness did not run end to end (guest rc A=%s B=%s; errors and skips above)'
+                  % (rca, rcb))
 
     pngs = []
     if o.out:

@@ -60,7 +60,11 @@ if [ "$a_commit" = "$b_commit" ] && [[ $b_desc != *-dirty ]]; then
 	ka=$kb
 else
 	wt=$BUILD/bench-a
-	[ -e "$wt/.git" ] || git -C "$SRC" worktree add -q --detach "$wt" "$a_commit"
+	if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$wt"
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q --detach "$wt" "$a_commit"
+	fi
 	git -C "$wt" checkout -q --detach "$a_commit"
 	SRC=$wt OUT=$BUILD/out-bench-a "$TOP/scripts/build-kernel.sh" "$arch" bench
 	ka=$BUILD/out-bench-a/$arch-bench
@@ -85,22 +89,25 @@ GUEST_EXTRA_ROOT=$extra OUT=$bo "$TOP/scripts/mkinitramfs.sh" "$arch"
 tpmu="test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0x1,0x1,0x1"
 tpmu+=" test_perf_pmu.dev_cpu=0 test_perf_pmu.dev_counters=128 test_perf_pmu.dev_period_us=10000"
 logs=$BUILD/logs/$arch-bench
+rm -rf "$logs/A" "$logs/B"
 mkdir -p "$logs"
+hz=$(sed -n 's/^CONFIG_HZ=//p' "$kb/.config")
 rc=0
 for side in A B; do
 	k=$ka
 	[ $side = B ] && k=$kb
+	# Both sides run even when one fails: the report says which.
 	LOGS=$logs/$side ICOUNT=1 SMP=1 MEM=1G TIMEOUT=${TIMEOUT:-3600} TEST_PMU=$tpmu \
-		CMDLINE="perfctx.bench=$mode${BENCH_FILTER:+ perfctx.benchfilter=$BENCH_FILTER}" \
-		OUT=$bo "$TOP/scripts/qemu.sh" "$arch" bench "" "$k" || rc=$?
-	[ $rc = 0 ] || { say "bench: the $side side's guest failed (status $rc), see $logs/$side/"; break; }
+		CMDLINE="perfctx.bench=$mode perfctx.hz=${hz:-250}${BENCH_FILTER:+ perfctx.benchfilter=$BENCH_FILTER}" \
+		OUT=$bo "$TOP/scripts/qemu.sh" "$arch" bench "" "$k" ||
+		{ rc=$?; say "bench: the $side side's guest failed (status $rc), see $logs/$side/"; }
 done
 
 args=(--arch "$arch" --mode "$mode" --a "$logs/A/guest.log" --b "$logs/B/guest.log"
 	--a-desc "base + $a_n patches ($a_desc), $(git -C "$SRC" log -1 --format=%s "$a_commit")"
 	--b-desc "base + $b_n patches ($b_desc), $(git -C "$SRC" log -1 --format=%s HEAD)"
-	--same "$([ "$a_commit" = "$b_commit" ] && echo 1 || echo 0)"
-	--command "${BENCH_COMMAND:-make bench ARCH=$arch${BENCH_FILTER:+ BENCH_FILTER=$BENCH_FILTER}}"
+	--same "$([ "$ka" = "$kb" ] && echo 1 || echo 0)"
+	--command "${BENCH_COMMAND:-make bench ARCH=$arch${BENCH_FILTER:+ BENCH_FILTER=$(printf %q "$BENCH_FILTER")}}"
 	--logdir "$logs")
 if [ "$mode" = full ] && [ $rc = 0 ]; then
 	args+=(--out "$TOP/bench/results/$(date -u +%Y-%m-%d)-$arch")

@@ -147,7 +147,7 @@ fi
 if [[ " $built " == *" x86_64 "* ]] && [ "${BENCH_SMOKE:-1}" = 1 ]; then
 	ts=$(date +%s)
 	brc=0
-	BENCH=quick BENCH_COMMAND="BENCH=quick scripts/bench.sh x86_64" \
+	BENCH=quick TIMEOUT=900 BENCH_COMMAND="BENCH=quick scripts/bench.sh x86_64" \
 		"$TOP/scripts/bench.sh" x86_64 > "$BUILD/logs/bench-smoke.out" 2>&1 || brc=$?
 	if [ $brc = 0 ]; then
 		note "PASS  x86_64 bench smoke: $(tail -1 "$BUILD/logs/bench-smoke.out"), $(( $(date +%s) - ts )) s (report: build/logs/x86_64-bench/report.md)"

@@ -19,35 +19,40 @@
  *	PERF_FLAG_PID_CGROUP) on each cgroup, and N test_dev events open.
  *   perfbench open [--dev N] [--pmus SPEC] [--loops N]
  *	With N test_dev events open: perf_event_open of SPEC on itself
- *	(disabled),
- *	PERF_EVENT_IOC_ENABLE, close; ns per iteration.
+ *	(disabled), PERF_EVENT_IOC_ENABLE, close; ns per iteration.
  *   perfbench openclose [--pmus SPEC] [--loops N]
  *	perf_event_open of SPEC on itself and close; ns per pair.
+ *	Both keep a disabled software event open on itself over the loops
+ *	(see open_keeper()).
  *   perfbench rotate [--pmu NAME[:CONFIG]] [--events E] [--others LIST]
  *		      [--work W]
- *	A spin loop of W iterations timed (a) with no event, (b) with E
- *	events of the PMU NAME on itself (more than its counters: they
- *	multiplex) and one event per SPEC of LIST, (c) with the LIST events
- *	only.  rotations = b / perf_event_mux_interval_ms of NAME, and
- *	ns_per_op = (b - c) / rotations: the cost of one rotation.
- *   perfbench tick [--mode none|count|freq] [--work W]
- *	The spin loop with no event, a cpu-clock counting event, or a
- *	cpu-clock sampling event at 1000 Hz (freq=1, no ring buffer: the
- *	samples are dropped); ns per iteration of the loop.
+ *	A spin loop of W iterations timed (b) with E events of the test
+ *	PMU NAME on itself (more than its counters: they multiplex) and one
+ *	event per SPEC of LIST, (c) with the LIST events only.  The
+ *	rotations during (b) are counted from NAME's debugfs stats (add()
+ *	calls / events running at a time); ns_per_op = (b - c) / rotations:
+ *	the cost of one rotation.
+ *   perfbench tick [--mode count|freq] [--pmus LIST] [--work W] [--hz HZ]
+ *	The spin loop with no event, against the spin with the LIST events
+ *	counting (count) and also one page-faults event in frequency mode
+ *	(freq: 1000 Hz, no ring buffer; it stays in frequency mode and does
+ *	not overflow in the spin); ns_per_op: the extra time per tick, with
+ *	ticks = time * HZ.
  *
  * Common options: --loops N (operations per repeat: default 5000 for pipe,
  * cgroup and openclose, 2000 for open; rotate and tick take --work),
  * --repeat R (5), --cpu C (0; every process is pinned to CPU C).  Others:
  * --dev N (0), --events E (16), --others LIST (none), --work W (33000000:
  * the loop is 6 instructions on x86_64 and arm64 with gcc -O2, so about
- * 200 ms of guest time at -icount shift=0).  --pmu is --pmus, and
+ * 200 ms of guest time at -icount shift=0), --hz HZ (250: the kernel's
+ * CONFIG_HZ, for tick).  --pmu is --pmus, and
  * --opt=VALUE works too.
  *
  * SPEC: sw (software context-switches), tp (tracepoint sched:sched_switch),
  * none (no event), or NAME[:CONFIG], the PMU NAME of
  * /sys/bus/event_source/devices with that config (default 0), e.g.
  * test_hw1:1, armv8_pmuv3_0:0x11.  LIST: SPECs separated by commas.  Every
- * event counts (sample_period 0), is enabled at open and reads
+ * event counts (sample_period 0), is enabled at open (but in open) and reads
  * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING.  test_dev events are CPU events
  * (pid -1) on the CPU of test_dev's cpumask, which must be --cpu.
  *
@@ -59,8 +64,7 @@
  * and after) and prints, outside the timing.  Every process is pinned to
  * --cpu and dies with its parent (PR_SET_PDEATHSIG); at the end or on an
  * error the children are killed and reaped, the fds closed, the cgroups
- * removed.  open: the events are enabled at open already, so the ENABLE
- * ioctl finds them enabled.
+ * removed.
  *
  * One line per repeat on stdout (I counts from 1):
  *   bench pipe pmus=LIST mode=M rep=I ns_per_op=X ops=N
@@ -68,12 +72,14 @@
  *   bench open dev=N pmu=SPEC rep=I active=K ns_per_op=X ops=N
  *   bench openclose pmu=SPEC rep=I ns_per_op=X ops=N
  *   bench rotate pmu=NAME events=E others=LIST rep=I ns_per_op=X ops=ROT
- *   info rotate pmu=NAME events=E others=LIST rep=I base_ns=A with_ns=B
- *	   others_ns=C interval_ms=M muxed=J
- *   bench tick mode=M rep=I ns_per_op=X ops=W
+ *   info rotate pmu=NAME events=E others=LIST rep=I with_ns=B others_ns=C
+ *	   adds=N counters=K muxed=J
+ *   bench tick mode=M pmus=LIST rep=I ns_per_op=X ops=TICKS
+ *   info tick mode=M pmus=LIST rep=I none_ns=A with_ns=B
  * active=K: the test_dev events whose time_running grew as much as their
  * time_enabled over the repeat (never off the PMU).  muxed=J: the E events
- * that ran for less time than they were enabled (they did multiplex).
+ * that ran for less time than they were enabled (they did multiplex; a
+ * rotate run where none did is an error).
  * A missing PMU, cgroup v2, tracepoint or CPU: "skip SCENARIO PARAMS
  * reason=WHY", exit 0.  A failed syscall: "error SCENARIO PARAMS what=WHAT
  * errno=E", exit 1.  A bad command line: usage on stderr, exit 2.
@@ -129,6 +135,7 @@ struct times {
 /* Options */
 static unsigned long loops, repeat = 5, pin_cpu, ndev, nevents = 16;
 static unsigned long work = 33000000;
+static unsigned long hz = 250;		/* the kernel's CONFIG_HZ, for tick */
 static const char *pmus, *mode, *others = "none";
 
 static const char *scen;
@@ -166,12 +173,14 @@ static void usage(FILE *f)
 "  open      [--dev N] [--pmus SPEC]                open + enable + close\n"
 "  openclose [--pmus SPEC]                          open + close\n"
 "  rotate    [--pmu NAME[:CONFIG]] [--events E] [--others LIST] [--work W]\n"
-"  tick      [--mode none|count|freq] [--work W]    cpu-clock tick cost\n"
+"  tick      [--mode count|freq] [--pmus LIST] [--work W] [--hz HZ]\n"
+"                                                   extra cost per tick\n"
 "common: --loops N (pipe, cgroup, openclose 5000; open 2000)\n"
 "        --repeat R (5)  --cpu C (0)\n"
 "defaults: --pmus none (pipe), sw (open, openclose); --pmu test_hw0\n"
-"          --mode self (pipe), none (tick); --dev 0; --events 16\n"
-"          --others none; --work 33000000\n"
+"          --pmus sw,test_hw0,test_hw1 (tick)\n"
+"          --mode self (pipe), count (tick); --dev 0; --events 16\n"
+"          --others none; --work 33000000; --hz 250\n"
 "SPEC: sw | tp | none | NAME[:CONFIG] (a PMU in " DEVICES ")\n"
 "LIST: SPEC[,SPEC...]\n");
 }
@@ -760,6 +769,24 @@ static void do_cgroup(void)
 	run_pingpong();
 }
 
+/* Open one disabled context-switches event on itself and keep it. */
+static void open_keeper(void)
+{
+	struct spec sw = {
+		.name = "sw", .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+	};
+	struct perf_event_attr a;
+	int fd;
+
+	init_attr(&a, &sw);
+	a.disabled = 1;
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		fail("perf_event_open:keeper");
+	keep(fd);
+}
+
 /* Open (enable) and close @n events of @s on itself; the time taken. */
 static uint64_t open_loop(const struct spec *s, unsigned long n, int enable)
 {
@@ -800,6 +827,13 @@ static void do_open(int enable)
 		usage_error("%s: --pmus none has nothing to open", scen);
 	dev_check();
 	dev_open();
+	/*
+	 * A disabled software task event kept open over the loops: 6.1 turns
+	 * perf_sched_events off a second after the last task event goes, and
+	 * the next open turns it on again with a synchronize_rcu(); and the
+	 * software hlist would be allocated and freed on every iteration.
+	 */
+	open_keeper();
 	for (rep = 1; rep <= repeat; rep++) {
 		dev_start();
 		open_loop(&s, loops / 10, enable);
@@ -842,15 +876,43 @@ static uint64_t timed_spin(void)
 	return now_ns() - t;
 }
 
+/* The sum of "add=" over the CPUs in the test PMU's debugfs stats. */
+static long pmu_adds(const char *pmu)
+{
+	char path[128], line[512], *p;
+	long sum = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/test_perf_pmu/%s/stats",
+		 pmu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, " add=");
+		if (!strncmp(line, "cpu", 3) && p)
+			sum += strtol(p + 5, NULL, 10);
+	}
+	fclose(f);
+	return sum;
+}
+
+/*
+ * Multiplexing: the spin timed with E events of the PMU (more than its
+ * counters) and the LIST events, against the LIST events alone.  The
+ * rotations are counted, not estimated: each puts `counters` events on
+ * the PMU (add() calls from its debugfs stats, which test PMUs have),
+ * where counters is how many of the E events ran at a time.
+ */
 static void do_rotate(void)
 {
 	struct spec pmu, s[MAX_SPECS];
 	unsigned long rep, i, muxed;
-	uint64_t ta, tb, tc;
+	uint64_t tb, tc;
+	double rot, on;
 	struct times t;
+	long a0, a1;
 	char name[64];
-	double rot;
-	long ms;
 	int n, mark;
 
 	if (strchr(pmus, ',') || !strcmp(pmus, "sw") || !strcmp(pmus, "tp") ||
@@ -859,71 +921,105 @@ static void do_rotate(void)
 	parse_spec(pmus, strlen(pmus), &pmu);
 	n = parse_list(others, s);
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(pmus, ":"), pmus);
-	ms = pmu_file(name, "perf_event_mux_interval_ms");
-	if (ms <= 0)
-		skip("no_perf_event_mux_interval_ms");
+	if (pmu_adds(name) < 0)
+		skip("no_debugfs_stats_of_%s", name);
 	for (rep = 1; rep <= repeat; rep++) {
-		ta = timed_spin();
-
 		mark = nfds;
 		for (i = 0; i < nevents; i++)
 			open_spec(&pmu, 0, 0, -1, 0);
 		open_self(s, n, 0);
-		tb = timed_spin();
-		for (i = 0, muxed = 0; i < nevents; i++) {
+		spin(work / 10);
+		a0 = pmu_adds(name);
+		tb = now_ns();
+		spin(work);
+		tb = now_ns() - tb;
+		a1 = pmu_adds(name);
+		for (i = 0, muxed = 0, on = 0; i < nevents; i++) {
 			read_times(fds[mark + i], &t);
 			muxed += t.running < t.enabled;
+			if (t.enabled)
+				on += (double)t.running / t.enabled;
 		}
 		close_from(mark);
 
 		mark = nfds;
 		open_self(s, n, 0);
-		tc = timed_spin();
+		spin(work / 10);
+		tc = now_ns();
+		spin(work);
+		tc = now_ns() - tc;
 		close_from(mark);
 
-		rot = (double)tb / (ms * 1000000.0);
+		rot = on >= 0.5 ? (double)(a1 - a0) / (double)(long)(on + 0.5) : 0;
+		if (rot < 1 || !muxed) {
+			error_line("no_rotation adds=%ld on=%.2f muxed=%lu",
+				   a1 - a0, on, muxed);
+			finish(1);
+		}
 		printf("bench %s %s rep=%lu ns_per_op=%.1f ops=%lu\n", scen,
 		       params, rep, ((double)tb - (double)tc) / rot,
 		       (unsigned long)(rot + 0.5));
-		printf("info %s %s rep=%lu base_ns=%llu with_ns=%llu others_ns=%llu interval_ms=%ld muxed=%lu\n",
-		       scen, params, rep, (unsigned long long)ta,
-		       (unsigned long long)tb, (unsigned long long)tc, ms,
-		       muxed);
+		printf("info %s %s rep=%lu with_ns=%llu others_ns=%llu adds=%ld counters=%.2f muxed=%lu\n",
+		       scen, params, rep, (unsigned long long)tb,
+		       (unsigned long long)tc, a1 - a0, on, muxed);
 	}
 }
 
+/*
+ * The tick: the spin with the LIST events (mode count), or with them and
+ * one software event in frequency mode (mode freq: page-faults, which
+ * keeps attr.freq, unlike cpu-clock, and never overflows in the spin),
+ * against the spin with no event; the extra time per tick (--hz).
+ */
 static void do_tick(void)
 {
-	struct spec clk = {
-		.name = "cpu-clock", .type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_CPU_CLOCK,
+	struct spec pf = {
+		.name = "page-faults", .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
 	};
+	struct spec s[MAX_SPECS];
 	struct perf_event_attr a;
 	unsigned long rep;
-	int fd;
+	uint64_t t0, t1;
+	double ticks;
+	int fd, n, mark;
 
-	if (!strcmp(mode, "count")) {
-		open_spec(&clk, 0, 0, -1, 0);
-	} else if (!strcmp(mode, "freq")) {
-		init_attr(&a, &clk);
-		a.freq = 1;
-		a.sample_freq = 1000;
-		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
-		fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
-			fail("perf_event_open:cpu-clock-freq");
-		keep(fd);
-	} else if (strcmp(mode, "none")) {
-		usage_error("tick: --mode none|count|freq");
+	if (strcmp(mode, "count") && strcmp(mode, "freq"))
+		usage_error("tick: --mode count|freq");
+	n = parse_list(pmus, s);
+	for (rep = 1; rep <= repeat; rep++) {
+		t0 = timed_spin();
+
+		mark = nfds;
+		open_self(s, n, 0);
+		if (!strcmp(mode, "freq")) {
+			init_attr(&a, &pf);
+			a.freq = 1;
+			a.sample_freq = 1000;
+			a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+			fd = sys_perf_event_open(&a, 0, -1, -1,
+						 PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0)
+				fail("perf_event_open:page-faults-freq");
+			keep(fd);
+		}
+		t1 = timed_spin();
+		close_from(mark);
+
+		ticks = (double)t1 * hz / 1e9;
+		printf("bench %s %s rep=%lu ns_per_op=%.1f ops=%lu\n", scen,
+		       params, rep, ((double)t1 - (double)t0) / ticks,
+		       (unsigned long)(ticks + 0.5));
+		printf("info %s %s rep=%lu none_ns=%llu with_ns=%llu\n", scen,
+		       params, rep, (unsigned long long)t0,
+		       (unsigned long long)t1);
 	}
-	for (rep = 1; rep <= repeat; rep++)
-		report(rep, "", timed_spin(), work);
 }
 
 enum {
 	O_LOOPS = BIT(0), O_REPEAT = BIT(1), O_CPU = BIT(2), O_PMUS = BIT(3),
 	O_MODE = BIT(4), O_DEV = BIT(5), O_EVENTS = BIT(6), O_OTHERS = BIT(7),
-	O_WORK = BIT(8),
+	O_WORK = BIT(8), O_HZ = BIT(9),
 };
 #define O_COMMON	(O_LOOPS | O_REPEAT | O_CPU)
 
@@ -941,7 +1037,8 @@ static const struct scenario {
 	{ "rotate", do_rotate,
 	  O_REPEAT | O_CPU | O_PMUS | O_EVENTS | O_OTHERS | O_WORK, 0,
 	  "test_hw0", NULL },
-	{ "tick", do_tick, O_REPEAT | O_CPU | O_MODE | O_WORK, 0, NULL, "none" },
+	{ "tick", do_tick, O_REPEAT | O_CPU | O_MODE | O_PMUS | O_WORK | O_HZ, 0,
+	  "sw,test_hw0,test_hw1", "count" },
 };
 
 /* The PARAMS of every output line, in a fixed order per scenario. */
@@ -961,7 +1058,7 @@ static void set_params(void)
 		snprintf(params, n, "pmu=%s events=%lu others=%s", pmus,
 			 nevents, others);
 	else
-		snprintf(params, n, "mode=%s", mode);
+		snprintf(params, n, "mode=%s pmus=%s", mode, pmus);
 }
 
 static const struct option {
@@ -976,6 +1073,7 @@ static const struct option {
 	{ "dev",	O_DEV,		NULL, &ndev,	0, MAX_DEV },
 	{ "events",	O_EVENTS,	NULL, &nevents,	1, MAX_EVENTS },
 	{ "work",	O_WORK,		NULL, &work,	1, ~0ul / 2 },
+	{ "hz",		O_HZ,		NULL, &hz,	1, 10000 },
 	{ "pmus",	O_PMUS,		.str = &pmus },
 	{ "pmu",	O_PMUS,		.str = &pmus },
 	{ "mode",	O_MODE,		.str = &mode },
