@@ -34,6 +34,11 @@ for p in test_hw0 test_dev; do
 	[ -d $E/$p ] && echo "$p: type $(cat $E/$p/type), mux $(cat $E/$p/perf_event_mux_interval_ms) ms"
 done
 echo -1 > /proc/sys/kernel/perf_event_paranoid
+# 6.1 gives a new cgroup2 child the implicit perf_event controller only
+# once the root's subtree_control has been written (until then its cgroup
+# events fail with ENOENT): write it once, enabling and disabling cpu.
+echo +cpu > /sys/fs/cgroup/cgroup.subtree_control &&
+	echo -cpu > /sys/fs/cgroup/cgroup.subtree_control
 # The NMI watchdog and its perf event are not in these kernels; the tick
 # and the test_dev snapshot timer are the only periodic work.
 
@@ -79,19 +84,21 @@ for n in 0 10 100; do
 done
 # (4) open + enable + close of one task event with N device events active
 for n in 0 10 100; do
-	run open --dev $n --pmus sw --loops $((2000 / div))
+	run open --dev $n --pmus sw --loops $((20000 / div))
 done
 # (5) multiplexing: test_hw0 oversubscribed 4x, with and without events of
 # other PMUs; the tick with and without frequency-mode events
 for o in none test_hw1 test_hw1,test_hw2; do
-	run rotate --pmu test_hw0 --events 16 --others $o --work $((66000000 / div))
+	run rotate --pmu test_hw0 --events 16 --others $o --work $((264000000 / div))
 done
+# 12 counting events on four PMUs (no multiplexing: 4 counters each)
+tl=sw,sw,sw,sw,test_hw0,test_hw0,test_hw0,test_hw0,test_hw1,test_hw1,test_hw1,test_hw1
 for t in count freq; do
-	run tick --mode $t --pmus sw,test_hw0,test_hw1 --hz "$hz" --work $((66000000 / div))
+	run tick --mode $t --pmus $tl --hz "$hz" --work $((330000000 / div))
 done
 # (6) perf_event_open + close of one event
 for p in sw test_hw0 ${cpupmu:+"$cpupmu"}; do
-	run openclose --pmus "$p" --loops $((2000 / div))
+	run openclose --pmus "$p" --loops $((20000 / div))
 done
 echo "=== END bench rc=$rc"
 exit $rc
