@@ -1087,7 +1087,7 @@ static void set_option(const struct option *o, const char *v)
 	if (!strncmp(v, "--", 2))
 		usage_error("--%s needs a value", o->name);
 	if (o->str) {
-		if (strlen(v) > 80)
+		if (strlen(v) > 200)
 			usage_error("--%s: too long", o->name);
 		*o->str = v;
 		return;
