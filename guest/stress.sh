@@ -362,7 +362,7 @@ cgev() {
 # Unload/load of the test PMU module with events open (see the top).
 modloop() {
 	local reloads=0 unloads=0 refused=0 okwith=0 busy=0 insfail=0 state=loaded
-	local p i t
+	local p i t own
 	[ -f "$KO" ] || { count mod module_state=builtin-or-absent; return 0; }
 	while ! stopping; do
 		if ! loaded; then
@@ -370,6 +370,20 @@ modloop() {
 			if insmod "$KO" $MODPARAMS; then reloads=$((reloads + 1)); else insfail=$((insfail + 1)); fi
 		fi
 		# rmmod must fail while the loop's own CPU-wide events are open.
+		# Until pinned, the module's count must be the loop's own: the
+		# other users hold off (quiesce) and the count must reach 0
+		# before perf stat starts.  Else another user's events closing
+		# between the count check and rmmod let rmmod through before
+		# perf stat had opened its own (seen once in a 30-minute run).
+		own=1
+		if [ "$state" != pinned ]; then
+			touch "$S/quiesce"
+			t=$(( $(now) + 40 ))
+			while [ "$(refcnt)" != 0 ] && [ "$(now)" -lt "$t" ] && ! stopping; do
+				sleep 1
+			done
+			[ "$(refcnt)" = 0 ] || own=0
+		fi
 		perf stat -a -x, -o "$S/mod.csv" \
 			-e test_hw0/cycles/,test_hw1/cycles/,test_hw2/cycles/,test_dev/ticks/ \
 			-- sleep 8 > /dev/null 2>&1 &
@@ -379,7 +393,7 @@ modloop() {
 			kill -0 "$p" 2>/dev/null || break
 			sleep 0.5
 		done
-		if kill -0 "$p" 2>/dev/null && [ "$(refcnt)" -gt 0 ]; then
+		if [ $own = 1 ] && kill -0 "$p" 2>/dev/null && [ "$(refcnt)" -gt 0 ]; then
 			if rmmod test_perf_pmu 2>/dev/null; then
 				okwith=$((okwith + 1))
 				log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p running)"
