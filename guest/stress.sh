@@ -78,6 +78,8 @@ PY
 # storms (TCG, KASAN).
 as_user() { python3 -I -S "$S/asuser.py" "$@"; }
 refcnt() { cat /sys/module/test_perf_pmu/refcnt 2>/dev/null || echo -1; }
+# perf_fds PID: how many perf event fds PID holds.
+perf_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event' || true; }
 loaded() { [ -d /sys/module/test_perf_pmu ]; }
 quiet() { [ -e "$S/quiesce" ]; }
 # count NAME KEY=VALUE...: the stressor's figures, rewritten each time.
@@ -362,6 +364,7 @@ cgev() {
 # Unload/load of the test PMU module with events open (see the top).
 modloop() {
 	local reloads=0 unloads=0 refused=0 okwith=0 busy=0 insfail=0 state=loaded
+	local unjudged=0
 	local p i t own
 	[ -f "$KO" ] || { count mod module_state=builtin-or-absent; return 0; }
 	while ! stopping; do
@@ -388,15 +391,25 @@ modloop() {
 			-e test_hw0/cycles/,test_hw1/cycles/,test_hw2/cycles/,test_dev/ticks/ \
 			-- sleep 8 > /dev/null 2>&1 &
 		p=$!
+		# perf stat's own events must be open, not just someone's:
+		# all of its events are the module's.
 		for ((i = 0; i < 12; i++)); do
-			[ "$(refcnt)" -gt 0 ] && break
+			[ "$(perf_fds "$p")" -gt 0 ] && break
 			kill -0 "$p" 2>/dev/null || break
 			sleep 0.5
 		done
-		if [ $own = 1 ] && kill -0 "$p" 2>/dev/null && [ "$(refcnt)" -gt 0 ]; then
+		if [ $own = 1 ] && kill -0 "$p" 2>/dev/null && [ "$(perf_fds "$p")" -gt 0 ] &&
+		   [ "$(refcnt)" -gt 0 ]; then
 			if rmmod test_perf_pmu 2>/dev/null; then
-				okwith=$((okwith + 1))
-				log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p running)"
+				# Judged only if perf stat still holds its events
+				# (it may have closed them on an error of its own).
+				if kill -0 "$p" 2>/dev/null && [ "$(perf_fds "$p")" -gt 0 ]; then
+					okwith=$((okwith + 1))
+					log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p holds $(perf_fds "$p") perf fds)"
+				else
+					unjudged=$((unjudged + 1))
+					log "rmmod test_perf_pmu succeeded after perf stat $p closed its events: not judged"
+				fi
 			else
 				refused=$((refused + 1))
 			fi
@@ -406,6 +419,7 @@ modloop() {
 			count mod "module_reloads=$reloads" "module_unloads=$unloads" \
 				"module_rmmod_refused_with_events=$refused" \
 				"module_rmmod_ok_with_events=$okwith" "module_busy=$busy" \
+				"module_rmmod_unjudged=$unjudged" \
 				"module_insmod_failed=$insfail" "module_state=$state"
 			nap 30 || break
 			continue
@@ -444,6 +458,7 @@ modloop() {
 		count mod "module_reloads=$reloads" "module_unloads=$unloads" \
 			"module_rmmod_refused_with_events=$refused" \
 			"module_rmmod_ok_with_events=$okwith" "module_busy=$busy" \
+			"module_rmmod_unjudged=$unjudged" \
 			"module_insmod_failed=$insfail" "module_state=$state"
 		nap 5 || break
 	done

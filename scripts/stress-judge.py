@@ -204,10 +204,14 @@ def main():
                 'module_reloads=%d' % intval(counts, 'module_reloads'))
             # The loop skips the check when it cannot make the module's
             # count its own: at least one check must have been made.
+            # An rmmod that succeeds after perf stat closed its events on
+            # its own is not judged (module_rmmod_unjudged).
             n = intval(counts, 'module_rmmod_ok_with_events')
             r = intval(counts, 'module_rmmod_refused_with_events')
+            u = intval(counts, 'module_rmmod_unjudged')
             add('module:rmmod-with-events', n == 0 and r > 0,
-                '%d rmmod refused with events open, %d succeeded' % (r, n))
+                '%d rmmod refused with events open, %d succeeded%s'
+                % (r, n, ', %d not judged' % u if u else ''))
             n = intval(counts, 'module_busy')
             add('module:released', n == 0,
                 '' if n == 0 else '%d times still in use 40 s after every user '
