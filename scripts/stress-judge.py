@@ -209,9 +209,11 @@ def main():
             n = intval(counts, 'module_rmmod_ok_with_events')
             r = intval(counts, 'module_rmmod_refused_with_events')
             u = intval(counts, 'module_rmmod_unjudged')
+            k = intval(counts, 'module_rmmod_check_skipped')
             add('module:rmmod-with-events', n == 0 and r > 0,
-                '%d rmmod refused with events open, %d succeeded%s'
-                % (r, n, ', %d not judged' % u if u else ''))
+                '%d rmmod refused with events open, %d succeeded%s%s'
+                % (r, n, ', %d not judged' % u if u else '',
+                   ', %d checks not made (guest.log says why)' % k if k else ''))
             n = intval(counts, 'module_busy')
             add('module:released', n == 0,
                 '' if n == 0 else '%d times still in use 40 s after every user '
