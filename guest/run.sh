@@ -20,6 +20,26 @@ if [ -d /sys/bus/event_source/devices/armv8_pmuv3_0 ] ||
 	perf stat -e cycles,cycles:u,cycles:k,r11,r11:u,r11:k,r0011,r0011:u,r0011:k,cycles:uk \
 		-- perf bench sched pipe -l 2000 2>&1
 fi
+d=/sys/bus/event_source/devices
+if [ -d $d/test_hw0 ] && [ -d $d/test_hw1 ] && [ -d $d/test_hw3 ]; then
+	echo
+	echo "== per-PMU contexts: one task, events on three test hardware PMUs"
+	echo "   $(cat /sys/kernel/debug/test_perf_pmu/features 2>/dev/null)"
+	echo "   (4 counters each; test_hw0: 6 events, rotated every 2 ms;"
+	echo "    test_hw1: 8 events, rotated every 20 ms; test_hw3: 2 events,"
+	echo "    never oversubscribed.  'starts' counts how often the PMU put"
+	echo "    an event on: each PMU rotates on its own timer.  The last"
+	echo "    column is the share of time each event ran.)"
+	echo 2 > $d/test_hw0/perf_event_mux_interval_ms
+	echo 20 > $d/test_hw1/perf_event_mux_interval_ms
+	ev=test_hw0/starts/
+	for i in 1 2 3 4 5; do ev=$ev,test_hw0/cycles/; done
+	ev=$ev,test_hw1/starts/
+	for i in 1 2 3 4 5 6 7; do ev=$ev,test_hw1/cycles/; done
+	ev=$ev,test_hw3/starts/,test_hw3/cycles/
+	taskset -c 0 perf stat -e "$ev" -- \
+		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done' 2>&1
+fi
 echo
 echo "== perf record / report, sampling"
 cd /tmp && perf record -q -F 1000 -g -o /tmp/perf.data -- perf bench sched pipe -l 2000 >/dev/null 2>&1

@@ -29,8 +29,11 @@ cmdline+=" sysctl.kernel.hung_task_timeout_secs=240 loglevel=7 perfctx.mode=$mod
 [ -n "$filter" ] && cmdline+=" perfctx.filter=$filter"
 # The test PMUs (lib/test_perf_pmu.c): test_hw0 on every CPU, and a
 # hybrid-style pair, test_hw1 on CPUs 0-1 and test_hw2 on CPUs 2-3; 4
-# counters each; test_dev on the last CPU.  TEST_PMU= replaces this.
-cmdline+=" ${TEST_PMU-test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0,0x3,0xc}"
+# counters each; test_dev on the last CPU.  `make run` adds test_hw3 on
+# every CPU, for its per-PMU multiplexing demo.  TEST_PMU= replaces this.
+tpmu="test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0,0x3,0xc"
+[ "$mode" = run ] && tpmu="test_perf_pmu.nr_hw=4 test_perf_pmu.cpus=0,0x3,0xc,0"
+cmdline+=" ${TEST_PMU-$tpmu}"
 [ -n "${CMDLINE:-}" ] && cmdline+=" $CMDLINE"
 
 accel="-accel tcg,thread=multi"
