@@ -39,6 +39,8 @@ DURATION=${DURATION:-1800}
 SEED=${SEED:-$(date +%s)}
 MODPHASE=${MODPHASE:-$((DURATION / 3))}
 TRINITY_CHILDREN=${TRINITY_CHILDREN:-4}
+TRINITY_MIN=30		# seconds trinity's children run before it is stopped
+TRINITY_GRACE=300	# at most this much past the end, waiting for that
 STRESSNG_N=${STRESSNG_N:-1}
 KO=/lib/modules/test_perf_pmu.ko
 MODPARAMS="nr_hw=3 cpus=0,0x3,0xc"
@@ -189,6 +191,19 @@ counter() {
 	done
 }
 
+# trinity_children RUN PID: note in $S/trinity-children.RUN the time the
+# run's children (comm trinity-cN) first run.  Trinity makes its syscalls
+# only there; under the storms its start took minutes in smoke runs.
+trinity_children() {
+	while kill -0 "$2" 2>/dev/null; do
+		if grep -qs '^trinity-c[0-9]' /proc/[0-9]*/comm; then
+			now > "$S/trinity-children.$1"
+			return 0
+		fi
+		sleep 2
+	done
+}
+
 # trinity, phase 2, as FUZZ_UID, restarted if it ends early.
 trinity_loop() {
 	local run=0 seed=$SEED calls=() c total=0 n short=0 t0 pid
@@ -214,6 +229,7 @@ trinity_loop() {
 			> "$S/trinity.$run.log" 2>&1 &
 		pid=$!
 		echo "$pid" > "$S/trinity.pid"
+		trinity_children "$run" "$pid" &
 		wait "$pid"
 		log "trinity run $run ended: status $?"
 		n=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' "$S/trinity.$run.log" | tail -1)
@@ -519,6 +535,22 @@ done
 touch "$S/stop"
 log "stopping the stressors"
 
+# trinity's last run gets TRINITY_MIN seconds with its children running
+# (at most TRINITY_GRACE seconds more): stopped before they run, a run
+# makes no syscalls, and a short run's check would say nothing.
+trinity_wait=0
+if [ -f "$S/trinity.pid" ]; then
+	tpid=$(cat "$S/trinity.pid")
+	trun=$(ls "$S"/trinity.*.log 2>/dev/null | wc -l)
+	while kill -0 "$tpid" 2>/dev/null && [ $trinity_wait -lt "$TRINITY_GRACE" ]; do
+		seen=$(cat "$S/trinity-children.$trun" 2>/dev/null)
+		[ -n "$seen" ] && [ $(( $(now) - seen )) -ge "$TRINITY_MIN" ] && break
+		sleep 2
+		trinity_wait=$((trinity_wait + 2))
+	done
+	[ $trinity_wait = 0 ] || log "waited ${trinity_wait}s for trinity's children (run $trun)"
+fi
+
 # ---- stop: SIGINT where it makes the tool print its figures, then wait.
 for f in trinity.pid stress-ng.pid; do
 	[ -f "$S/$f" ] && kill -INT "$(cat "$S/$f")" 2>/dev/null
@@ -575,6 +607,7 @@ tp() { awk -F, -v ev="$1" '$3 == ev { print $1 }' "$S/syscounts.csv" 2>/dev/null
 echo "=== BEGIN stress-summary counts"
 echo "duration_s=$(( $(now) - START ))"
 echo "duration_wanted_s=$DURATION"
+echo "trinity_wait_s=$trinity_wait"
 echo "seed=$SEED"
 echo "modphase_s=$MODPHASE"
 echo "early_stop=$early"

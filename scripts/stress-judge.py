@@ -249,7 +249,7 @@ def main():
         print('%-5s %s stress: %s%s' % (verdict, a.arch, key, '  # ' + reason if reason else ''))
     print('---- figures (%s)' % a.arch)
     for k in ('duration_s', 'duration_wanted_s', 'seed', 'syscalls_total',
-              'trinity_syscalls', 'trinity_runs', 'perf_event_open_calls',
+              'trinity_syscalls', 'trinity_runs', 'trinity_wait_s', 'perf_event_open_calls',
               'perf_event_open_ok', 'storm_openclose_opened', 'storm_inherit_opened',
               'perf_record_runs', 'hotplug_cycles', 'module_reloads',
               'module_unloads', 'module_state', 'module_end'):
