@@ -12,14 +12,17 @@
 #                                  on the test hardware PMUs (DURATION/3)
 #
 # The test PMU module and its pin (NOTES.md, "The test PMU as a module"):
-# one task event on a test_hw PMU pins the module for good, since a 6.1
-# task context keeps pointing at the PMU.  So the run has two phases:
+# on 6.1 one task event on a test_hw PMU pins the module for good, since a
+# task context keeps pointing at the PMU; with the rewrite a task's PMU
+# context holds the module only while it has events.  The run has two
+# phases, which serve both:
 #   phase 1 (MODPHASE s): the module is unloaded and reloaded with CPU-wide
 #     events (test_hw*, test_dev, cgroup) opened and closed around it, and
 #     rmmod must fail while they are open; nothing opens test_hw task events
 #     (perfstorm without --hw, no trinity);
-#   phase 2: trinity starts, perfstorm adds test_hw task events; the module
-#     gets pinned, and the loop goes on checking that rmmod fails.
+#   phase 2: trinity starts, perfstorm adds test_hw task events; a module
+#     its users do not free in 40 s counts as pinned (6.1: always), and the
+#     loop goes on checking that rmmod fails.
 # Every other stressor runs in both phases.
 set -u
 export PERF_PAGER=cat PAGER=cat PATH=/usr/bin:/bin:/usr/sbin:/sbin
