@@ -4,14 +4,30 @@ suite notices.  Edits kernel/events/core.c of the tree given as argv[1] (a
 scratch worktree, never build/linux): each mutant is guarded by the boot
 parameter perf_mutant=N, so one kernel serves them all; N=0 is the
 unbroken kernel.  tests/mutants/run.sh builds it and boots it once per
-mutant.  MUTANTS below: number, what breaks, which tests must notice."""
+mutant.  MUTANTS below: number, what breaks, which tests must notice.
+The anchors are those of the series' core.c, after the context rewrite
+(one context per task and CPU, a PMU context per PMU in each); each must
+match exactly once."""
 import sys
 
 MUTANTS = [
     (1, 'no rotation: flexible groups beyond the counters never take turns',
      'multiplex_rotate, mux_fairness, perf stat multiplexing',
-     'static bool perf_rotate_context(struct perf_cpu_context *cpuctx)\n{\n',
-     '\tif (perf_mutant == 1)\n\t\treturn false;\n'),
+     'static bool perf_rotate_context(struct perf_cpu_pmu_context *cpc)\n{\n'
+     '\tstruct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);\n'
+     '\tstruct perf_event_pmu_context *cpu_epc, *task_epc = NULL;\n'
+     '\tstruct perf_event *cpu_event = NULL, *task_event = NULL;\n'
+     '\tint cpu_rotate, task_rotate;\n\tstruct pmu *pmu;\n\n',
+     '\tif (perf_mutant == 1)\n\t\treturn false;\n\n'),
+    (14, 'rotating one PMU takes every PMU\'s flexible groups off and back on (whole contexts, as in 6.1)',
+     'mux_interval.independent (not independent_rotation: at equal intervals both del counts double)',
+     '\tif (task_event || (task_epc && cpu_event))\n\t\tctx_sched_out(task_epc->ctx, pmu, EVENT_FLEXIBLE);\n'
+     '\tif (cpu_event)\n\t\tctx_sched_out(&cpuctx->ctx, pmu, EVENT_FLEXIBLE);\n\n'
+     '\tif (task_event)\n\t\trotate_ctx(task_epc->ctx, task_event);\n'
+     '\tif (cpu_event)\n\t\trotate_ctx(&cpuctx->ctx, cpu_event);\n\n'
+     '\tif (cpu_event)\n\t\tctx_sched_in(&cpuctx->ctx, pmu, EVENT_FLEXIBLE);\n'
+     '\tif (task_event || (task_epc && cpu_event))\n\t\tctx_sched_in(task_epc->ctx, pmu, EVENT_FLEXIBLE);\n',
+     None),
     (2, 'time_running reported as time_enabled',
      'group_all_or_nothing, sw_in_hw_group, pinned_error, multiplex_rotate, group_oversized',
      '\t__perf_update_times(event, now, &event->total_time_enabled,\n\t\t\t\t\t&event->total_time_running);\n',
@@ -20,12 +36,17 @@ MUTANTS = [
      'group_all_or_nothing, group_oversized',
      '\tif (group_event->state == PERF_EVENT_STATE_OFF)\n\t\treturn 0;\n\n\tpmu->start_txn(pmu, PERF_PMU_TXN_ADD);\n',
      None),
+    (13, 'a group goes on in its leader\'s own PMU\'s transaction, not group_pmu()\'s (its PMU context\'s)',
+     'group_sw_leader_hw_sibling, inherit_moved_group (add_no_txn)',
+     'group_sched_in(struct perf_event *group_event, struct perf_event_context *ctx)\n{\n'
+     '\tstruct perf_event *event, *partial_group = NULL;\n\tstruct pmu *pmu = group_pmu(group_event);\n\n',
+     '\tif (perf_mutant == 13)\n\t\tpmu = group_event->pmu;\n\n'),
     (4, 'a pinned group that cannot go on is not put in error state',
      'pinned_error, exclusive',
      '\t\tif (event->attr.pinned) {\n\t\t\tperf_cgroup_event_disable(event, ctx);',
      None),
     (5, 'attr.exclusive ignored', 'exclusive',
-     '\t/*\n\t * If an exclusive group is already on, no other hardware\n\t * events can go on.\n\t */\n',
+     '\t/*\n\t * If an exclusive group of this PMU is already on, no other\n\t * hardware events of this PMU can go on.\n\t */\n',
      '\tif (perf_mutant == 5)\n\t\treturn can_add_hw;\n'),
     (6, 'the PMU filter (CPU mask of hybrid PMUs) ignored',
      'task_cpu_mask, cpu_mask',
@@ -37,17 +58,24 @@ MUTANTS = [
      '\tif (perf_mutant == 7)\n\t\treturn 0;\n'),
     (12, 'inherit: every inherited event is an orphan (empty clone contexts)',
      'inherit (a child on another CPU); the clone-context swap hides it from tests on one CPU',
-     '\tenum perf_event_state parent_state = parent_event->state;\n\tstruct perf_event *child_event;\n\tunsigned long flags;\n\n',
-     '\tif (perf_mutant == 12)\n\t\treturn NULL;\n'),
+     '\tstruct pmu *pmu = parent_event->pmu_ctx->pmu;\n\tstruct perf_event_pmu_context *pmu_ctx;\n'
+     '\tstruct perf_event *child_event;\n\tunsigned long flags;\n\n',
+     '\tif (perf_mutant == 12)\n\t\treturn NULL;\n\n'),
+    (15, 'inherit: a child event goes into the PMU context of its own PMU, not its parent\'s (moved groups split)',
+     'inherit_moved_group (add_no_txn)',
+     '\tpmu_ctx = find_get_pmu_context(pmu, child_ctx, child_event);\n',
+     '\tif (perf_mutant == 15)\n\t\tpmu = child_event->pmu;\n'),
     (8, 'remove_on_exec ignored', 'exec_remove.*',
-     'static void perf_event_remove_on_exec(int ctxn)\n{\n\tstruct perf_event_context *ctx, *clone_ctx = NULL;\n\tstruct perf_event *event, *next;\n\tunsigned long flags;\n\tbool modified = false;\n\n',
+     'static void perf_event_remove_on_exec(struct perf_event_context *ctx)\n{\n'
+     '\tstruct perf_event_context *clone_ctx = NULL;\n\tstruct perf_event *event, *next;\n'
+     '\tunsigned long flags;\n\tbool modified = false;\n\n',
      '\tif (perf_mutant == 8)\n\t\treturn;\n'),
     (9, 'perf_pmu_migrate_context() does nothing', 'hotplug_device',
      'void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)\n{\n\tstruct perf_event_context *src_ctx;\n\tstruct perf_event_context *dst_ctx;\n\tstruct perf_event *event, *tmp;\n\tLIST_HEAD(events);\n\n',
      '\tif (perf_mutant == 9)\n\t\treturn;\n'),
     (10, 'perf_event_disable() does nothing', 'enable_disable_read',
-     'void perf_event_disable(struct perf_event *event)\n{\n',
-     '\tif (perf_mutant == 10)\n\t\treturn;\n'),
+     'void perf_event_disable(struct perf_event *event)\n{\n\tstruct perf_event_context *ctx;\n\n',
+     '\tif (perf_mutant == 10)\n\t\treturn;\n\n'),
     (11, 'a read of an active event does not ask the PMU',
      'enable_disable_read, times_signature',
      None, None),
@@ -64,10 +92,20 @@ def main():
         if n == 3:
             new = anchor.replace('\tpmu->start_txn(pmu, PERF_PMU_TXN_ADD);\n',
                 '\tif (perf_mutant == 3) {\n'
-                '\t\tif (event_sched_in(group_event, cpuctx, ctx))\n\t\t\treturn -EAGAIN;\n'
+                '\t\tif (event_sched_in(group_event, ctx))\n\t\t\treturn -EAGAIN;\n'
                 '\t\tfor_each_sibling_event(event, group_event)\n'
-                '\t\t\tevent_sched_in(event, cpuctx, ctx);\n\t\treturn 0;\n\t}\n'
+                '\t\t\tevent_sched_in(event, ctx);\n\t\treturn 0;\n\t}\n'
                 '\tpmu->start_txn(pmu, PERF_PMU_TXN_ADD);\n')
+        elif n == 14:
+            # a NULL pmu: the whole context, every PMU's flexible groups
+            new = (anchor
+                   .replace('ctx_sched_out(task_epc->ctx, pmu,', 'ctx_sched_out(task_epc->ctx,\n\t\t\t      perf_mutant == 14 ? NULL : pmu,')
+                   .replace('ctx_sched_out(&cpuctx->ctx, pmu,', 'ctx_sched_out(&cpuctx->ctx,\n\t\t\t      perf_mutant == 14 ? NULL : pmu,')
+                   .replace('ctx_sched_in(&cpuctx->ctx, pmu,', 'ctx_sched_in(&cpuctx->ctx,\n\t\t\t     perf_mutant == 14 ? NULL : pmu,')
+                   .replace('ctx_sched_in(task_epc->ctx, pmu,', 'ctx_sched_in(task_epc->ctx,\n\t\t\t     perf_mutant == 14 ? NULL : pmu,'))
+            assert new.count('perf_mutant == 14') == 4
+        elif n == 15:
+            new = ins + anchor
         elif n == 4:
             new = anchor.replace('if (event->attr.pinned) {', 'if (event->attr.pinned && perf_mutant != 4) {')
         elif n == 11:
