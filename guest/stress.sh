@@ -201,6 +201,7 @@ trinity_children() {
 	while kill -0 "$2" 2>/dev/null; do
 		if grep -qs '^trinity-c[0-9]' /proc/[0-9]*/comm; then
 			now > "$S/trinity-children.$1"
+			log "trinity run $1: its children run"
 			return 0
 		fi
 		sleep 2
@@ -545,11 +546,12 @@ trinity_wait=0
 if [ -f "$S/trinity.pid" ]; then
 	tpid=$(cat "$S/trinity.pid")
 	trun=$(ls "$S"/trinity.*.log 2>/dev/null | wc -l)
+	t0=$(now)
 	while kill -0 "$tpid" 2>/dev/null && [ $trinity_wait -lt "$TRINITY_GRACE" ]; do
 		seen=$(cat "$S/trinity-children.$trun" 2>/dev/null)
 		[ -n "$seen" ] && [ $(( $(now) - seen )) -ge "$TRINITY_MIN" ] && break
 		sleep 2
-		trinity_wait=$((trinity_wait + 2))
+		trinity_wait=$(( $(now) - t0 ))
 	done
 	[ $trinity_wait = 0 ] || log "waited ${trinity_wait}s for trinity's children (run $trun)"
 fi
