@@ -533,7 +533,11 @@ while ! stopping; do
 	fi
 	if [ $(( $(now) - last )) -ge 60 ]; then
 		last=$(now)
-		log "running: taint $t, module refcnt $(refcnt), $(cat "$S"/*.count 2>/dev/null | tr '\n' ' ')"
+		# trinity's main: where it waits, and how many PIDs are in use
+		# (its children are slow to start under the storms; NOTES.md).
+		tp=$(cat "$S/trinity.pid" 2>/dev/null)
+		tw=$( [ -n "$tp" ] && cut -d' ' -f3 "/proc/$tp/stat" 2>/dev/null)/$( [ -n "$tp" ] && cat "/proc/$tp/wchan" 2>/dev/null)
+		log "running: taint $t, module refcnt $(refcnt), pids $(ls -d /proc/[0-9]* 2>/dev/null | wc -l), trinity main $tw, $(cat "$S"/*.count 2>/dev/null | tr '\n' ' ')"
 	fi
 done
 touch "$S/stop"
