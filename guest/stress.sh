@@ -194,17 +194,43 @@ counter() {
 	done
 }
 
-# trinity_children RUN PID: note in $S/trinity-children.RUN the time the
-# run's children (comm trinity-cN) first run.  Trinity makes its syscalls
-# only there; under the storms its start took minutes in smoke runs.
+# Trinity's processes: the one started ("trinity") forks trinity-main,
+# which forks the children (comm trinity-cN) that make the syscalls.
+# Under KASAN and TCG a child lives well under a second (perf events
+# signal it, and trinity forks a new one), while trinity-main spends most
+# of its time forking them: a look at the children's names every few
+# seconds seldom sees one (the fourth session's runs saw the first only
+# after the storms).  What tells that they ran is the CPU time trinity-main
+# has reaped from them: cutime + cstime of its /proc/PID/stat, in clock
+# ticks (USER_HZ, 100).
+# trinity_cticks RUN: that figure for run RUN (empty before trinity-main).
+trinity_cticks() {
+	local m f
+	m=$(cat "$S/trinity-main.$1" 2>/dev/null)
+	if [ -z "$m" ]; then
+		f=$(grep -lx 'trinity-main' /proc/[0-9]*/comm 2>/dev/null | head -1)
+		m=${f#/proc/}; m=${m%/comm}
+		[ -n "$m" ] || return 0
+		echo "$m" > "$S/trinity-main.$1"
+	fi
+	awk '{ print $16 + $17 }' "/proc/$m/stat" 2>/dev/null
+}
+
+# trinity_children RUN PID: keep in $S/trinity-cticks.RUN the CPU ticks of
+# run RUN's children so far, and note in $S/trinity-children.RUN the time
+# they were first seen to have run.
 trinity_children() {
+	local c
 	while kill -0 "$2" 2>/dev/null; do
-		if grep -qs '^trinity-c[0-9]' /proc/[0-9]*/comm; then
-			now > "$S/trinity-children.$1"
-			log "trinity run $1: its children run"
-			return 0
+		c=$(trinity_cticks "$1")
+		if [ -n "$c" ]; then
+			echo "$c" > "$S/trinity-cticks.$1"
+			if [ "$c" -gt 0 ] && [ ! -e "$S/trinity-children.$1" ]; then
+				now > "$S/trinity-children.$1"
+				log "trinity run $1: its children have run ($c ticks of CPU)"
+			fi
 		fi
-		sleep 2
+		sleep 5
 	done
 }
 
@@ -233,6 +259,7 @@ trinity_loop() {
 			> "$S/trinity.$run.log" 2>&1 &
 		pid=$!
 		echo "$pid" > "$S/trinity.pid"
+		echo "$run" > "$S/trinity.run"
 		trinity_children "$run" "$pid" &
 		wait "$pid"
 		log "trinity run $run ended: status $?"
@@ -533,15 +560,30 @@ while ! stopping; do
 	fi
 	if [ $(( $(now) - last )) -ge 60 ]; then
 		last=$(now)
-		# trinity's main: where it waits, and how many PIDs are in use
-		# (its children are slow to start under the storms; NOTES.md).
-		tp=$(cat "$S/trinity.pid" 2>/dev/null)
-		tw=$( [ -n "$tp" ] && cut -d' ' -f3 "/proc/$tp/stat" 2>/dev/null)/$( [ -n "$tp" ] && cat "/proc/$tp/wchan" 2>/dev/null)
-		log "running: taint $t, module refcnt $(refcnt), pids $(ls -d /proc/[0-9]* 2>/dev/null | wc -l), trinity main $tw, $(cat "$S"/*.count 2>/dev/null | tr '\n' ' ')"
+		# trinity-main's state and its children's CPU ticks, per run
+		# (see trinity_cticks).
+		tm=$(cat "$S/trinity-main.$(cat "$S/trinity.run" 2>/dev/null)" 2>/dev/null)
+		tw=$( [ -n "$tm" ] && cut -d' ' -f3 "/proc/$tm/stat" 2>/dev/null)
+		log "running: taint $t, module refcnt $(refcnt), pids $(ls -d /proc/[0-9]* 2>/dev/null | wc -l), trinity-main ${tw:--}, trinity children's CPU ticks $(cat "$S"/trinity-cticks.* 2>/dev/null | tr '\n' ' '), $(cat "$S"/*.count 2>/dev/null | tr '\n' ' ')"
 	fi
 done
 touch "$S/stop"
 log "stopping the stressors"
+# What trinity's children had run while the storms ran: the running run's
+# figure read now (the watcher loops are starved under the storms; in a
+# smoke run trinity_children had not yet seen trinity-main at the stop),
+# the earlier runs' last figures (lower bounds).
+trinity_cticks_stop=0
+trun=$(cat "$S/trinity.run" 2>/dev/null || echo 0)
+for ((r = 1; r <= trun; r++)); do
+	if [ "$r" = "$trun" ]; then
+		c=$(trinity_cticks "$r")
+	else
+		c=$(cat "$S/trinity-cticks.$r" 2>/dev/null)
+	fi
+	trinity_cticks_stop=$((trinity_cticks_stop + ${c:-0}))
+done
+log "trinity's children had run for $trinity_cticks_stop ticks of CPU"
 
 # trinity's last run gets TRINITY_MIN seconds with its children running
 # (at most TRINITY_GRACE seconds more): stopped before they run, a run
@@ -617,6 +659,7 @@ echo "=== BEGIN stress-summary counts"
 echo "duration_s=$(( $(now) - START ))"
 echo "duration_wanted_s=$DURATION"
 echo "trinity_wait_s=$trinity_wait"
+echo "trinity_children_cpu_ticks_at_stop=$trinity_cticks_stop"
 echo "seed=$SEED"
 echo "modphase_s=$MODPHASE"
 echo "early_stop=$early"

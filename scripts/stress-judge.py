@@ -249,11 +249,12 @@ def main():
         print('%-5s %s stress: %s%s' % (verdict, a.arch, key, '  # ' + reason if reason else ''))
     print('---- figures (%s)' % a.arch)
     for k in ('duration_s', 'duration_wanted_s', 'seed', 'syscalls_total',
-              'trinity_syscalls', 'trinity_runs', 'trinity_wait_s', 'perf_event_open_calls',
+              'trinity_syscalls', 'trinity_runs', 'trinity_wait_s',
+              'trinity_children_cpu_ticks_at_stop', 'perf_event_open_calls',
               'perf_event_open_ok', 'storm_openclose_opened', 'storm_inherit_opened',
               'perf_record_runs', 'hotplug_cycles', 'module_reloads',
               'module_unloads', 'module_state', 'module_end'):
-        print('  %-26s %s' % (k, counts.get(k, '-')))
+        print('  %-34s %s' % (k, counts.get(k, '-')))
     seeds = sorted(k for k in st if k.startswith('trinity_seed'))
     if seeds:
         print('  trinity seeds: ' + ', '.join('%s=%s' % (k.split('.', 1)[-1], st[k]) for k in seeds))
