@@ -4,6 +4,8 @@
 #   build: kernel builds for x86_64 and arm64 (cross), perf, kselftests
 #   run:   QEMU and the guest's static busybox/bash
 #   bench: gnuplot, for `make bench`'s plots
+#   lint:  sparse (make C=1), and cross compilers for the other arches whose
+#          perf drivers the series touches (powerpc, s390)
 # No GROUP: both.
 . "$(dirname "$0")/lib.sh"
 build=(make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio xz-utils
@@ -12,6 +14,7 @@ build=(make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio xz-utils
 	libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64)
 run=(qemu-system-x86 qemu-system-arm busybox-static bash-static gzip)
 bench=(gnuplot-nox)
+lint=(sparse gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu)
 [ $# -gt 0 ] || set -- build run
 want=()
 for g in "$@"; do
@@ -19,6 +22,7 @@ for g in "$@"; do
 	build) want+=("${build[@]}") ;;
 	run) want+=("${run[@]}") ;;
 	bench) want+=("${bench[@]}") ;;
+	lint) want+=("${lint[@]}") ;;
 	*) die "unknown group $g" ;;
 	esac
 done
