@@ -438,9 +438,16 @@ modloop() {
 		# with -a a CPU going offline under perf stat made it fail, and
 		# most checks could not be made.  (test_dev's events are the
 		# devev stressor's.)
+		# Its workload waits for modrel (at most 120 s), so that it
+		# holds its events until the rmmod has been tried: with a
+		# plain `sleep 20`, a starved loop (arm64, 4 vCPUs on 2 cores)
+		# once reached rmmod after perf stat had ended, and the only
+		# check of a short run could not be judged.
+		rm -f "$S/modrel"
 		perf stat -C 0 -x, -o "$S/mod.csv" \
 			-e test_hw0/cycles/,test_hw1/cycles/ \
-			-- sleep 20 > /dev/null 2>&1 &
+			-- bash -c "t=\$((SECONDS + 120)); while [ ! -e $S/modrel ] && [ \$SECONDS -lt \$t ]; do sleep 1; done" \
+			> /dev/null 2>&1 &
 		p=$!
 		# perf stat's own events must be open, not just someone's:
 		# all of its events are the module's.  It starts slowly under
@@ -469,6 +476,7 @@ modloop() {
 			skipped=$((skipped + 1))
 			log "module: rmmod check not made: perf stat $p $(kill -0 "$p" 2>/dev/null && echo "holds $(perf_fds "$p") perf fds" || echo "is gone: $(tr '\n' ' ' < "$S/mod.csv" 2>/dev/null | cut -c1-200)"), refcnt $(refcnt)"
 		fi
+		touch "$S/modrel"
 		wait "$p"
 		if [ "$state" = pinned ]; then
 			count mod "module_reloads=$reloads" "module_unloads=$unloads" \
