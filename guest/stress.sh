@@ -196,8 +196,8 @@ counter() {
 
 # Trinity's processes: the one started ("trinity") forks trinity-main,
 # which forks the children (comm trinity-cN) that make the syscalls.
-# Under KASAN and TCG a child lives well under a second (perf events
-# signal it, and trinity forks a new one), while trinity-main spends most
+# Under KASAN and TCG a child lives for a few syscalls (why is not known:
+# NOTES.md) and trinity forks a new one, while trinity-main spends most
 # of its time forking them: a look at the children's names every few
 # seconds seldom sees one (the fourth session's runs saw the first only
 # after the storms).  What tells that they ran is the CPU time trinity-main
@@ -213,6 +213,8 @@ trinity_cticks() {
 		[ -n "$m" ] || return 0
 		echo "$m" > "$S/trinity-main.$1"
 	fi
+	# The PID may have gone to another process since.
+	[ "$(cat "/proc/$m/comm" 2>/dev/null)" = trinity-main ] || return 0
 	awk '{ print $16 + $17 }' "/proc/$m/stat" 2>/dev/null
 }
 
@@ -586,6 +588,8 @@ trun=$(cat "$S/trinity.run" 2>/dev/null || echo 0)
 for ((r = 1; r <= trun; r++)); do
 	if [ "$r" = "$trun" ]; then
 		c=$(trinity_cticks "$r")
+		# First seen now, if its watcher had not yet looked.
+		[ "${c:-0}" -gt 0 ] && [ ! -e "$S/trinity-children.$r" ] && now > "$S/trinity-children.$r"
 	else
 		c=$(cat "$S/trinity-cticks.$r" 2>/dev/null)
 	fi
