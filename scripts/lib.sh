@@ -15,6 +15,10 @@ export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 # Reproducible build stamps keep init/version.c and friends cacheable.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=perfctx KBUILD_BUILD_HOST=workshop
+# One identity for the series' commits and the cover letter, whatever the
+# machine's git config says.
+export GIT_AUTHOR_NAME="perf-ctx workshop" GIT_AUTHOR_EMAIL="workshop@localhost"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }

@@ -12,9 +12,6 @@ pinned=$(grep '^version=' "$TOP/base.pin" | cut -d= -f2)
 [ -f "$BUILD/BASE-UNPINNED" ] && pinned=$(cat "$BUILD/BASE-UNPINNED")
 stamp="Debian $(grep '^package=' "$TOP/base.pin" | cut -d= -f2) $pinned"
 
-export GIT_AUTHOR_NAME="perf-ctx workshop" GIT_AUTHOR_EMAIL="workshop@localhost"
-export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
-
 # Debian's top-level .gitignore ends in "/*" (ignore everything at the top
 # level).  The base commit keeps the file as shipped; the work tree gets a
 # copy without that block, marked skip-worktree, so that new files show up
