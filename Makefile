@@ -3,7 +3,7 @@ ARCH ?= arm64
 S := scripts
 
 .PHONY: help deps tree export kernel tools initramfs run check check-full \
-	checkpatch mutants stress bench build-each clean
+	checkpatch mutants stress bench build-each build-arches clean
 
 help:
 	@echo "make run         build the patched kernel for ARCH (default arm64)"
@@ -22,6 +22,9 @@ help:
 	@echo "                 the whole series, under QEMU -icount (ARCH default x86_64)"
 	@echo "make build-each  build every patch of the series in turn (x86_64) and"
 	@echo "                 report the first that breaks"
+	@echo "make build-arches x86_64_defconfig, arm64 defconfig, the powerpc and s390"
+	@echo "                 perf objects, and kernel/events/ with W=1 and sparse"
+	@echo "                 against the base"
 	@echo "make deps        install the Debian packages (root)"
 
 deps:
@@ -70,6 +73,10 @@ DURATION ?= 1800
 build-each: deps
 	SYNC=1 $(S)/tree.sh
 	$(S)/build-each.sh $(or $(EACH_ARCH),x86_64)
+
+build-arches: deps
+	SYNC=1 $(S)/tree.sh
+	$(S)/build-arches.sh $(STEPS)
 
 stress: deps
 	SYNC=1 $(S)/tree.sh

@@ -20,9 +20,11 @@
 #     events (test_hw*, test_dev, cgroup) opened and closed around it, and
 #     rmmod must fail while they are open; nothing opens test_hw task events
 #     (perfstorm without --hw, no trinity);
-#   phase 2: trinity starts, perfstorm adds test_hw task events; a module
-#     its users do not free in 40 s counts as pinned (6.1: always), and the
-#     loop goes on checking that rmmod fails.
+#   phase 2 (once MODPHASE has passed and the module was unloaded once, at
+#     the latest MODPHASE + DURATION/3): trinity starts, perfstorm adds
+#     test_hw task events; a module its users do not free in 40 s counts
+#     as pinned (6.1: always), and the loop goes on checking that rmmod
+#     fails.
 # Every other stressor runs in both phases.
 set -u
 export PERF_PAGER=cat PAGER=cat PATH=/usr/bin:/bin:/usr/sbin:/sbin
@@ -58,8 +60,23 @@ now() { local u; read -r u _ < /proc/uptime; echo "${u%.*}"; }
 START=$(now)
 END=$((START + DURATION))
 PH2=$((START + MODPHASE))
+PH2MAX=$((PH2 + DURATION / 3))
 stopping() { [ -e "$S/stop" ] || [ "$(now)" -ge "$END" ]; }
-phase2() { [ "$(now)" -ge "$PH2" ]; }
+# Phase 2 begins once MODPHASE has passed and the module loop has unloaded
+# the module once (mod-cycled; made at once when there is no module loop),
+# so that its first cycle is never cut short by phase 2's task events: a CI
+# smoke run (MODPHASE 45) had the loop's first unload still waiting when
+# phase 2 began, and the module was never unloaded.  PH2MAX bounds the
+# wait; the judge then fails on module_reloads=0.
+phase2() {
+	[ -e "$S/phase2" ] && return 0
+	local t
+	t=$(now)
+	[ "$t" -ge "$PH2" ] || return 1
+	[ -e "$S/mod-cycled" ] || [ "$t" -ge "$PH2MAX" ] || return 1
+	[ -e "$S/phase2" ] || { echo $((t - START)) > "$S/phase2"; log "phase 2 begins"; }
+	return 0
+}
 log() { echo "[t=$(( $(now) - START ))] $*"; }
 # nap S: sleep up to S seconds, less when the run stops.
 nap() {
@@ -425,7 +442,7 @@ modloop() {
 	local reloads=0 unloads=0 refused=0 okwith=0 busy=0 insfail=0 state=loaded
 	local unjudged=0 skipped=0
 	local p i t own
-	[ -f "$KO" ] || { count mod module_state=builtin-or-absent; return 0; }
+	[ -f "$KO" ] || { touch "$S/mod-cycled"; count mod module_state=builtin-or-absent; return 0; }
 	while ! stopping; do
 		if ! loaded; then
 			# shellcheck disable=SC2086
@@ -508,6 +525,7 @@ modloop() {
 		done
 		if ! loaded; then
 			unloads=$((unloads + 1))
+			touch "$S/mod-cycled"
 			sleep 0.$((RANDOM % 10))
 			# And a few quick cycles with nothing open.
 			for ((i = 0; i < 3; i++)); do
@@ -544,6 +562,8 @@ modloop() {
 START=$(now)
 END=$((START + DURATION))
 PH2=$((START + MODPHASE))
+PH2MAX=$((PH2 + DURATION / 3))
+rm -f "$S/phase2" "$S/mod-cycled"
 
 pids=()
 counter & pids+=($!)
@@ -684,6 +704,7 @@ echo "trinity_wait_s=$trinity_wait"
 echo "trinity_children_cpu_ticks_at_stop=$trinity_cticks_stop"
 echo "seed=$SEED"
 echo "modphase_s=$MODPHASE"
+echo "phase2_at_s=$(cat "$S/phase2" 2>/dev/null || echo never)"
 echo "early_stop=$early"
 echo "syscalls_total=$(tp raw_syscalls:sys_enter)"
 echo "perf_event_open_calls=$(tp syscalls:sys_enter_perf_event_open)"

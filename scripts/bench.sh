@@ -83,11 +83,8 @@ mkdir -p "$bo"
 ln -sfn "$OUT/tools-$arch" "$bo/tools-$arch"
 GUEST_EXTRA_ROOT=$extra OUT=$bo "$TOP/scripts/mkinitramfs.sh" "$arch"
 
-# The test PMUs on the one CPU: three hardware PMUs of 4 counters, a
-# device PMU with 128 counters (so that 100 device events are all active)
-# and a 10 ms snapshot period.
-tpmu="test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0x1,0x1,0x1"
-tpmu+=" test_perf_pmu.dev_cpu=0 test_perf_pmu.dev_counters=128 test_perf_pmu.dev_period_us=10000"
+# The test PMUs on the one CPU (scripts/lib.sh).
+tpmu=$BENCH_TEST_PMU
 logs=$BUILD/logs/$arch-bench
 rm -rf "$logs/A" "$logs/B"
 mkdir -p "$logs"

@@ -28,11 +28,24 @@ mapfile -t commits < <(git -C "$SRC" rev-list --reverse base..HEAD)
 [ ${#commits[@]} -gt 0 ] || die "build/linux has no commits on base"
 say "building ${#commits[@]} patches of the series in turn ($arch, $flavour)"
 
+# The config options the series adds (the test PMU, the KUnit suite): the
+# config check skips each one until the patch that adds it.
+ABSENT_OK=$(git -C "$SRC" diff base..HEAD -- '*Kconfig*' |
+	sed -n 's/^+config \([A-Za-z0-9_]*\)$/CONFIG_\1/p' | tr '\n' ' ')
+export ABSENT_OK
+out=$BUILD/out-each/$arch
+[ "$flavour" = debug ] || out=$out-$flavour
+
 n=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
 	subj=$(git -C "$SRC" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
+	# A patch that changes a Kconfig file: configure again, so that its
+	# new options are on from that patch on.
+	if git -C "$SRC" diff-tree --no-commit-id --name-only -r "$c" | grep -q 'Kconfig'; then
+		rm -f "$out/.fragments.sha"
+	fi
 	t0=$(date +%s)
 	log=$(printf '%s/%02d.log' "$logs" "$n")
 	if SRC=$wt OUT=$BUILD/out-each "$TOP/scripts/build-kernel.sh" "$arch" "$flavour" > "$log" 2>&1; then

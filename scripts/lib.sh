@@ -20,6 +20,13 @@ export KBUILD_BUILD_USER=perfctx KBUILD_BUILD_HOST=workshop
 export GIT_AUTHOR_NAME="perf-ctx workshop" GIT_AUTHOR_EMAIL="workshop@localhost"
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 
+# The test PMUs of the benchmark guests (scripts/bench.sh,
+# scripts/bench-profile.sh), all on the one CPU: three hardware PMUs of 4
+# counters, a device PMU with 128 counters (so that 100 device events are
+# all active) and a 10 ms snapshot period.
+BENCH_TEST_PMU="test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0x1,0x1,0x1"
+BENCH_TEST_PMU+=" test_perf_pmu.dev_cpu=0 test_perf_pmu.dev_counters=128 test_perf_pmu.dev_period_us=10000"
+
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 

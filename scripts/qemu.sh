@@ -10,7 +10,8 @@
 # -icount shift=0,sleep=off (guest ns = guest instructions; single-threaded;
 # for benchmarks), ICOUNT=auto for -icount shift=auto (instructions are
 # counted, the guest clock follows the host's: for tests with timeouts),
-# CONSOLE=1 to also show the kernel log on the terminal.
+# CONSOLE=1 to also show the kernel log on the terminal, QEMU_EXTRA for
+# more QEMU options (scripts/bench-profile.sh: its -plugin).
 . "$(dirname "$0")/lib.sh"
 arch=${1:?usage: qemu.sh ARCH MODE [FILTER] [KDIR]}
 mode=${2:?usage: qemu.sh ARCH MODE [FILTER] [KDIR]}
@@ -57,6 +58,8 @@ qemu+=($accel -smp "${SMP:-4}" -m "${MEM:-2G}" -nodefaults -display none -no-reb
 	-chardev "file,id=res,path=$logs/guest.log"
 	-device "$vser" -device virtconsole,chardev=res
 	-monitor none)
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && qemu+=($QEMU_EXTRA)
 
 say "booting $arch ($mode${filter:+, $filter}), logs in ${logs#"$TOP"/}"
 tail_pid=

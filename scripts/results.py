@@ -9,10 +9,13 @@ LOGDIR/guest.log (the guest's report), and prints one line per result:
 Keys: kunit:<suite>.<case>, kselftest:perf_events/<prog>:<case>,
 perftest:<description>[/<subtest>], kernel:<splat>, guest:<what>.
 
-EXPECT (tests/expect/ARCH.txt) lists, one a line, '<key glob> | skip|fail|any |
-<reason>': results that may not pass in this guest and why.  A result that
-does not pass and is not listed fails; a listed skip/fail that passes fails
-too ("listed but passes: take it off the list"), so the list only shrinks.
+EXPECT (tests/expect/ARCH.txt) lists, one a line, '<key glob> |
+skip|fail|timeout|any | <reason>': results that may not pass in this guest
+and why.  A result that does not pass and is not listed fails; a listed
+skip/fail that passes fails too ("listed but passes: take it off the
+list"), so the list only shrinks.  'timeout' is for a kselftest that may
+run out of its harness's time on a slow host: it may pass or time out, and
+any other failure fails; 'any' allows every result.
 Any kernel splat (WARNING, BUG, Oops, KASAN, lockdep, RCU stall, hung task,
 kmemleak) fails, printed with its trace decoded by
 scripts/decode_stacktrace.sh.  The last line is 'N passed, N failed, N
@@ -140,6 +143,7 @@ def kselftest(name, body, rc):
     out = []
     plan = None
     run = None
+    timed_out = False
     for line in body:
         m = re.match(r'^1\.\.(\d+)$', line)
         if m and plan is None:
@@ -149,6 +153,13 @@ def kselftest(name, body, rc):
         m = re.match(r'^#\s+RUN\s+(\S+) \.\.\.', line)
         if m:
             run = m.group(1)
+            timed_out = False
+            continue
+        # The harness's own limit (30 s a test in 6.1) ran out: a result of
+        # its own, so that an expect line can allow a timeout and nothing
+        # else ("timeout").
+        if re.match(r'^#\s+\S+: Test terminated by timeout$', line):
+            timed_out = True
             continue
         m = re.match(r'^(not ok|ok) \d+ ?(.*?)(?:\s*#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$', line)
         if not m:
@@ -156,8 +167,11 @@ def kselftest(name, body, rc):
         st = 'PASS' if m.group(1) == 'ok' else 'FAIL'
         if m.group(3) == 'SKIP':
             st = 'SKIP'
+        elif st == 'FAIL' and timed_out:
+            st = 'TIMEOUT'
         test = m.group(2).strip() or run or '(unnamed)'
         run = None
+        timed_out = False
         out.append(('kselftest:%s:%s' % (name, test), st,
                     (m.group(4) or '').strip()))
     if rc is None:
@@ -171,7 +185,7 @@ def kselftest(name, body, rc):
         if plan is not None and len(out) < plan:
             out.append(('kselftest:' + name, 'FAIL',
                         'planned %d tests, %d reported' % (plan, len(out))))
-        if rc not in (0, 4) and not any(r[1] == 'FAIL' for r in out):
+        if rc not in (0, 4) and not any(r[1] in ('FAIL', 'TIMEOUT') for r in out):
             out.append(('kselftest:' + name, 'FAIL', 'exit status %d' % rc))
     return out
 
@@ -225,8 +239,8 @@ def load_expect(path):
         if not line or line.startswith('#'):
             continue
         parts = [p.strip() for p in line.split('|')]
-        if len(parts) != 3 or parts[1] not in ('skip', 'fail', 'any') or not parts[2]:
-            sys.exit('%s:%d: want "<key glob> | skip|fail|any | <reason>"' % (path, n))
+        if len(parts) != 3 or parts[1] not in ('skip', 'fail', 'timeout', 'any') or not parts[2]:
+            sys.exit('%s:%d: want "<key glob> | skip|fail|timeout|any | <reason>"' % (path, n))
         exp.append(parts)
     return exp
 
@@ -289,12 +303,15 @@ def main():
         if key.startswith('kernel:') or key.startswith('guest:'):
             e = None
         if st == 'PASS':
-            if e and e[1] != 'any':
+            if e and e[1] not in ('any', 'timeout'):
                 verdict, reason = 'FAIL', 'listed as "%s" in %s but passes: take it off the list' % (
                     e[1], os.path.basename(a.expect))
             else:
                 verdict = 'PASS'
-        elif e and (e[1] == 'any' or (e[1] == 'skip') == (st == 'SKIP')):
+        elif e and (e[1] == 'any' or
+                    (e[1] == 'timeout' and st == 'TIMEOUT') or
+                    (e[1] == 'skip' and st == 'SKIP') or
+                    (e[1] == 'fail' and st in ('FAIL', 'TIMEOUT'))):
             verdict = 'SKIP' if st == 'SKIP' else 'XFAIL'
             reason = e[2]
         else:

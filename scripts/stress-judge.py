@@ -248,7 +248,7 @@ def main():
     for key, verdict, reason in res:
         print('%-5s %s stress: %s%s' % (verdict, a.arch, key, '  # ' + reason if reason else ''))
     print('---- figures (%s)' % a.arch)
-    for k in ('duration_s', 'duration_wanted_s', 'seed', 'syscalls_total',
+    for k in ('duration_s', 'duration_wanted_s', 'seed', 'phase2_at_s', 'syscalls_total',
               'trinity_syscalls', 'trinity_runs', 'trinity_wait_s',
               'trinity_children_cpu_ticks_at_stop', 'perf_event_open_calls',
               'perf_event_open_ok', 'storm_openclose_opened', 'storm_inherit_opened',

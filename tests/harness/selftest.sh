@@ -104,6 +104,31 @@ $ks61skip"
 case_ kselftest-61-skip-listed 0 "$ktap" "$perf_ok
 $ks61skip" \
 	'kselftest:perf_events/demo:global.target | skip | demo'
+# A test listed as "timeout": its harness's timeout is allowed, nothing else.
+kstmo='=== BEGIN kselftest perf_events/demo
+#  RUN           demo.slow ...
+# slow: Test terminated by timeout
+#          FAIL  demo.slow
+not ok 1 demo.slow
+=== END kselftest perf_events/demo rc=1'
+kstmo_list='kselftest:perf_events/demo:demo.slow | timeout | slow host'
+case_ kselftest-timeout-listed 0 "$ktap" "$perf_ok
+$kstmo" "$kstmo_list"
+case_ kselftest-timeout-unlisted 1 "$ktap" "$perf_ok
+$kstmo"
+case_ kselftest-timeout-listed-passes 0 "$ktap" "$perf_ok
+=== BEGIN kselftest perf_events/demo
+#  RUN           demo.slow ...
+#            OK  demo.slow
+ok 1 demo.slow
+=== END kselftest perf_events/demo rc=0" "$kstmo_list"
+case_ kselftest-timeout-listed-other-failure 1 "$ktap" "$perf_ok
+=== BEGIN kselftest perf_events/demo
+#  RUN           demo.slow ...
+# demo.c:10:slow:Expected 1 (1) == 2 (2)
+#          FAIL  demo.slow
+not ok 1 demo.slow
+=== END kselftest perf_events/demo rc=1" "$kstmo_list"
 case_ rcu-expedited-stall 1 "$ktap
 [    9.0] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... }" "$perf_ok"
 case_ lockdep-non-static-key 1 "$ktap

@@ -70,6 +70,23 @@ MUTANTS = [
      '\tstruct perf_event_context *clone_ctx = NULL;\n\tstruct perf_event *event, *next;\n'
      '\tunsigned long flags;\n\tbool modified = false;\n\n',
      '\tif (perf_mutant == 8)\n\t\treturn;\n'),
+    (16, 'inherit: an orphaned parent event (closing) fails the fork, NULL taken for an error (design note 3.7)',
+     'inherit_orphan',
+     '\tleader = inherit_event(parent_event, parent, parent_ctx,\n\t\t\t\t child, NULL, child_ctx);\n',
+     '\tif (perf_mutant == 16 && !leader)\n\t\treturn -ENOMEM;\n'),
+    (17, 'the CPU keeps pointing at a task PMU context after the task context went inactive (design note 3.2)',
+     'task_epc_cleared (and a use after free under KASAN)',
+     '\t\t/* The task context went inactive: this CPU lets go of it. */\n'
+     '\t\tWARN_ON_ONCE(cpc->task_epc && cpc->task_epc != pmu_ctx);\n\t\tcpc->task_epc = NULL;\n',
+     None),
+    (18, 'per-CPU access with preemption on in event_function_call() for a task that is not running (design note 3.8)',
+     'a DEBUG_PREEMPT splat from any enable/disable/period of a sleeping task\'s event',
+     '\tif (!task_function_call(task, event_function, &efs))\n\t\treturn;\n\n\traw_spin_lock_irq(&ctx->lock);\n',
+     None),
+    (19, 'a task PMU context is freed at once, not after a grace period (design note 3.2)',
+     'task_epc_rcu_free (a use after free that KASAN reports)',
+     '\tcall_rcu(&epc->rcu_head, free_epc_rcu);\n',
+     None),
     (9, 'perf_pmu_migrate_context() does nothing', 'hotplug_device',
      'void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)\n{\n\tstruct perf_event_context *src_ctx;\n\tstruct perf_event_context *dst_ctx;\n\tstruct perf_event *event, *tmp;\n\tLIST_HEAD(events);\n\n',
      '\tif (perf_mutant == 9)\n\t\treturn;\n'),
@@ -106,6 +123,17 @@ def main():
             assert new.count('perf_mutant == 14') == 4
         elif n == 15:
             new = ins + anchor
+        elif n == 17:
+            new = anchor.replace('\t\tcpc->task_epc = NULL;\n',
+                                 '\t\tif (perf_mutant != 17)\n\t\t\tcpc->task_epc = NULL;\n')
+        elif n == 18:
+            new = anchor.replace('\traw_spin_lock_irq(&ctx->lock);\n',
+                                 '\tif (perf_mutant == 18)\n'
+                                 '\t\tbarrier_data(this_cpu_ptr(&perf_cpu_context));\n'
+                                 '\traw_spin_lock_irq(&ctx->lock);\n')
+        elif n == 19:
+            new = ('\tif (perf_mutant == 19) {\n\t\tfree_epc_rcu(&epc->rcu_head);\n'
+                   '\t\treturn;\n\t}\n' + anchor)
         elif n == 4:
             new = anchor.replace('if (event->attr.pinned) {', 'if (event->attr.pinned && perf_mutant != 4) {')
         elif n == 11:

@@ -142,6 +142,8 @@ static void openclose_worker(pid_t target)
 	int fds[MAX_GROUP];
 	struct perf_event_attr a;
 	unsigned long long buf[64];
+	int grp[MAX_GROUP];
+	ssize_t r;
 	int n, i;
 
 	while (!done()) {
@@ -150,7 +152,8 @@ static void openclose_worker(pid_t target)
 		for (i = 0; i < n; i++) {
 			random_attr(&a, 1);
 			a.disabled = i == 0 && (rand() & 1);
-			if (i == 0 && (rand() & 1))
+			grp[i] = i == 0 && (rand() & 1);
+			if (grp[i])
 				a.read_format |= PERF_FORMAT_GROUP;
 			/* A group, or n separate events. */
 			fds[i] = open_one(&a, target,
@@ -172,8 +175,20 @@ static void openclose_worker(pid_t target)
 			default:
 				break;
 			}
-			if (read(fds[i], buf, sizeof(buf)) < 0 && errno != ENOSPC)
-				failed++;
+			r = read(fds[i], buf, sizeof(buf));
+			if (r < 0) {
+				if (errno != ENOSPC)
+					failed++;
+				continue;
+			}
+			/*
+			 * {value, enabled, running, id}, or with GROUP
+			 * {nr, enabled, running, {value, id}...}: running
+			 * never exceeds enabled, a group has 1 to n members.
+			 */
+			if (r < 4 * (ssize_t)sizeof(buf[0]) || buf[2] > buf[1] ||
+			    (grp[i] && (buf[0] < 1 || buf[0] > (unsigned int)n)))
+				bad++;
 		}
 		/* Close in a random order: leader before members at times. */
 		for (i = 0; i < n; i++) {
