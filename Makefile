@@ -22,7 +22,7 @@ help:
 	@echo "                 the whole series, under QEMU -icount (ARCH default x86_64)"
 	@echo "make build-each  build every patch of the series in turn (x86_64) and"
 	@echo "                 report the first that breaks"
-	@echo "make build-arches x86_64_defconfig, arm64 defconfig, the powerpc and s390"
+	@echo "make build-arches x86_64_defconfig, KVM, arm64 defconfig, the powerpc and s390"
 	@echo "                 perf objects, and kernel/events/ with W=1 and sparse"
 	@echo "                 against the base"
 	@echo "make deps        install the Debian packages (root)"

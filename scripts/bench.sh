@@ -23,7 +23,11 @@
 # Environment: BENCH=full|quick (quick: fewer loops and repeats, the smoke
 # run of `make check`; its report goes to build/logs/ARCH-bench/ only),
 # BENCH_FILTER (a regex over scenario names, e.g. 'pipe|open'),
-# TIMEOUT (QEMU, s; default 3600).
+# TIMEOUT (QEMU, s; default 3600), BENCH_KERNEL (a kernel build directory,
+# such as build/out/x86_64 of `make check`: boot it as A and as B and build
+# nothing; the smoke run of `make check` uses the debug kernel that way, so
+# that the harness is tested end to end without two more cold builds; its
+# KUnit suites are skipped at boot with kunit.filter_glob).
 # Benchmarks never fail on a timing: the exit status says only whether the
 # harness ran end to end.
 . "$(dirname "$0")/lib.sh"
@@ -55,7 +59,15 @@ say "A: base + $a_n patches ($a_desc); B: base + $b_n patches ($b_desc)"
 # One build at a time (2 cores): A, then B.  When A is B's own commit
 # (no rewrite patch yet) and build/linux is clean, A boots B's kernel.
 kb=$OUT/$arch-bench
-if [ "$a_commit" = "$b_commit" ] && [[ $b_desc != *-dirty ]]; then
+extra_cmdline=
+if [ -n "${BENCH_KERNEL:-}" ]; then
+	[ -f "$BENCH_KERNEL/.config" ] || die "BENCH_KERNEL=$BENCH_KERNEL: no kernel build there"
+	say "BENCH_KERNEL: $BENCH_KERNEL booted as A and as B, nothing built"
+	kb=$BENCH_KERNEL ka=$BENCH_KERNEL
+	a_desc="$BENCH_KERNEL" b_desc="$BENCH_KERNEL"
+	a_commit=$b_commit a_n=$b_n
+	grep -q '^CONFIG_KUNIT=y' "$kb/.config" && extra_cmdline=" kunit.filter_glob=none.none"
+elif [ "$a_commit" = "$b_commit" ] && [[ $b_desc != *-dirty ]]; then
 	say "A is B's commit: one kernel, booted as A and as B"
 	ka=$kb
 else
@@ -69,7 +81,7 @@ else
 	SRC=$wt OUT=$BUILD/out-bench-a "$TOP/scripts/build-kernel.sh" "$arch" bench
 	ka=$BUILD/out-bench-a/$arch-bench
 fi
-"$TOP/scripts/build-kernel.sh" "$arch" bench
+[ -n "${BENCH_KERNEL:-}" ] || "$TOP/scripts/build-kernel.sh" "$arch" bench
 
 # ---- the guest: the usual initramfs plus perfbench, static
 [ -x "$OUT/tools-$arch/root/usr/bin/perf" ] ||
@@ -95,7 +107,7 @@ for side in A B; do
 	[ $side = B ] && k=$kb
 	# Both sides run even when one fails: the report says which.
 	LOGS=$logs/$side ICOUNT=1 SMP=1 MEM=1G TIMEOUT=${TIMEOUT:-3600} TEST_PMU=$tpmu \
-		CMDLINE="perfctx.bench=$mode perfctx.hz=${hz:-250}${BENCH_FILTER:+ perfctx.benchfilter=$BENCH_FILTER}" \
+		CMDLINE="perfctx.bench=$mode perfctx.hz=${hz:-250}${BENCH_FILTER:+ perfctx.benchfilter=$BENCH_FILTER}$extra_cmdline" \
 		OUT=$bo "$TOP/scripts/qemu.sh" "$arch" bench "" "$k" ||
 		{ rc=$?; say "bench: the $side side's guest failed (status $rc), see $logs/$side/"; }
 done

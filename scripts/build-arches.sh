@@ -3,6 +3,9 @@
 # (`make build-arches`, issue 4 item 3), each out of tree in
 # build/out-arches/STEP, from build/linux as it stands:
 #   x86_64    x86_64_defconfig: the whole default target (bzImage, modules)
+#   kvm       x86_64_defconfig with KVM, KVM_INTEL and KVM_AMD on, `prepare`,
+#             then arch/x86/kvm/ (a user of the in-kernel counter API; the
+#             x86_64 step's defconfig leaves KVM out)
 #   arm64     defconfig: vmlinux, plus every object of drivers/perf/ (most
 #             are modules there); FULL=1: the whole default target
 #   powerpc   ppc64le_defconfig, `prepare`, then kernel/events/ and
@@ -21,7 +24,7 @@
 # 20 minutes, arm64 about 40 on 2 cores); ccache makes later ones quick.
 . "$(dirname "$0")/lib.sh"
 export LC_ALL=C
-[ $# -gt 0 ] || set -- x86_64 arm64 powerpc s390 w1
+[ $# -gt 0 ] || set -- x86_64 kvm arm64 powerpc s390 w1
 "$TOP/scripts/deps.sh" build lint
 [ -e "$SRC/.git" ] || die "no kernel tree at $SRC: run 'make tree' first"
 logs=$BUILD/logs/build-arches
@@ -71,6 +74,19 @@ step_x86_64() {
 	configure "$SRC" "$o/x86_64" x86_64 "" x86_64_defconfig &&
 	kmake "$SRC" "$o/x86_64" x86_64 "" &&
 	ls -l "$o/x86_64/arch/x86/boot/bzImage"
+}
+
+step_kvm() {
+	if [ ! -f "$o/kvm/.config" ]; then
+		kmake "$SRC" "$o/kvm" x86_64 "" x86_64_defconfig &&
+		"$SRC/scripts/config" --file "$o/kvm/.config" \
+			-e VIRTUALIZATION -e KVM -e KVM_INTEL -e KVM_AMD &&
+		kmake "$SRC" "$o/kvm" x86_64 "" olddefconfig || return
+	fi
+	grep -E '^CONFIG_KVM(_INTEL|_AMD)?=' "$o/kvm/.config" &&
+	kmake "$SRC" "$o/kvm" x86_64 "" prepare &&
+	kmake "$SRC" "$o/kvm" x86_64 "" arch/x86/kvm/ &&
+	find "$o/kvm/arch/x86/kvm" -name '*.o' | wc -l | sed 's/$/ objects in arch\/x86\/kvm/'
 }
 
 step_arm64() {

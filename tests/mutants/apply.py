@@ -87,6 +87,22 @@ MUTANTS = [
      'task_epc_rcu_free (a use after free that KASAN reports)',
      '\tcall_rcu(&epc->rcu_head, free_epc_rcu);\n',
      None),
+    (20, 'PMU contexts linked in the order they come, not by PMU type (invariant 3)',
+     'pmu_ctx_lifetime (the order), clone_swap_task_data (a child\'s list no longer pairs with its parent\'s: no swap)',
+     '\tlist_add_tail(&epc->pmu_ctx_entry, &pos->pmu_ctx_entry);\n',
+     None),
+    (21, 'the kernel-counter error path keeps its PMU context reference (invariant 2c)',
+     'pmu_ctx_lifetime (an open on an offline CPU: the CPU\'s PMU context must end at refcount 0, unlinked)',
+     '\t/* The PMU context goes before the context. */\n\tput_pmu_ctx(pmu_ctx);\n\tevent->pmu_ctx = NULL;\nerr_unlock:\n',
+     None),
+    (22, 'a cgroup event\'s disable leaves its PMU context\'s cgroup count up (invariant 6)',
+     'cgroup_events (a splat: the WARN on nr_cgroups in put_pmu_ctx())',
+     '\tevent->pmu_ctx->nr_cgroups--;\n',
+     None),
+    (23, 'perf_event_exec() walks the event list without the RCU read lock (invariant 4)',
+     'exec_remove.* (a PROVE_RCU_LIST splat: suspicious RCU usage)',
+     '\trcu_read_lock();\n\tperf_iterate_ctx(ctx, perf_event_addr_filters_exec, NULL, true);\n\trcu_read_unlock();\n',
+     None),
     (9, 'perf_pmu_migrate_context() does nothing', 'hotplug_device',
      'void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)\n{\n\tstruct perf_event_context *src_ctx;\n\tstruct perf_event_context *dst_ctx;\n\tstruct perf_event *event, *tmp;\n\tLIST_HEAD(events);\n\n',
      '\tif (perf_mutant == 9)\n\t\treturn;\n'),
@@ -134,6 +150,19 @@ def main():
         elif n == 19:
             new = ('\tif (perf_mutant == 19) {\n\t\tfree_epc_rcu(&epc->rcu_head);\n'
                    '\t\treturn;\n\t}\n' + anchor)
+        elif n == 20:
+            new = ('\tif (perf_mutant == 20) {\n'
+                   '\t\tlist_add(&epc->pmu_ctx_entry, &ctx->pmu_ctx_list);\n'
+                   '\t\treturn;\n\t}\n' + anchor)
+        elif n == 21:
+            new = anchor.replace('\tput_pmu_ctx(pmu_ctx);\n',
+                                 '\tif (perf_mutant != 21)\n\t\tput_pmu_ctx(pmu_ctx);\n')
+        elif n == 22:
+            new = '\tif (perf_mutant != 22)\n\t' + anchor
+        elif n == 23:
+            new = ('\tif (perf_mutant != 23)\n\t\trcu_read_lock();\n'
+                   '\tperf_iterate_ctx(ctx, perf_event_addr_filters_exec, NULL, true);\n'
+                   '\tif (perf_mutant != 23)\n\t\trcu_read_unlock();\n')
         elif n == 4:
             new = anchor.replace('if (event->attr.pinned) {', 'if (event->attr.pinned && perf_mutant != 4) {')
         elif n == 11:
