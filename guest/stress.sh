@@ -25,7 +25,10 @@
 #     test_hw task events; a module its users do not free in 40 s counts
 #     as pinned (6.1: always), and the loop goes on checking that rmmod
 #     fails.
-# Every other stressor runs in both phases.
+# Every other stressor runs in both phases.  The run ends at DURATION only
+# if phase 2 has had PH2MIN seconds by then; else it goes on until it has,
+# for at most DURATION/2 more (ENDMAX): on a slow host (a CI run: phase 2
+# began at 184 s of 180) trinity would otherwise never start.
 set -u
 export PERF_PAGER=cat PAGER=cat PATH=/usr/bin:/bin:/usr/sbin:/sbin
 S=/tmp/stress
@@ -61,7 +64,18 @@ START=$(now)
 END=$((START + DURATION))
 PH2=$((START + MODPHASE))
 PH2MAX=$((PH2 + DURATION / 3))
-stopping() { [ -e "$S/stop" ] || [ "$(now)" -ge "$END" ]; }
+PH2MIN=$((DURATION / 3))
+ENDMAX=$((END + DURATION / 2))
+stopping() {
+	[ -e "$S/stop" ] && return 0
+	local t p
+	t=$(now)
+	[ "$t" -ge "$END" ] || return 1
+	[ "$t" -ge "$ENDMAX" ] && return 0
+	[ -e "$S/phase2" ] || return 1
+	read -r p < "$S/phase2"
+	[ "$t" -ge $((START + p + PH2MIN)) ]
+}
 # Phase 2 begins once MODPHASE has passed and the module loop has unloaded
 # the module once (mod-cycled; made at once when there is no module loop),
 # so that its first cycle is never cut short by phase 2's task events: a CI
@@ -335,8 +349,8 @@ record_loop() { # record_loop I
 
 # perfstorm in 60 s chunks: each chunk picks its flags by phase.
 storm() { # storm openclose|inherit
-	local k=0 hw opened=0 failed=0 loops=0 bad=0 line
-	local re='opened=([0-9]+) failed=([0-9]+) loops=([0-9]+) bad=([0-9]+)'
+	local k=0 hw opened=0 failed=0 loops=0 bad=0 torn=0 line
+	local re='opened=([0-9]+) failed=([0-9]+) loops=([0-9]+) bad=([0-9]+) torn=([0-9]+)'
 	[ "$1" = openclose ] && cg_join stressB
 	while ! stopping; do
 		k=$((k + 1))
@@ -349,12 +363,13 @@ storm() { # storm openclose|inherit
 				failed=$((failed + BASH_REMATCH[2]))
 				loops=$((loops + BASH_REMATCH[3]))
 				bad=$((bad + BASH_REMATCH[4]))
+				torn=$((torn + BASH_REMATCH[5]))
 			else
 				echo "perfstorm $1: $line"
 			fi
 		done < "$S/storm-$1.out"
 		count "storm-$1" "storm_$1_opened=$opened" "storm_$1_failed=$failed" \
-			"storm_$1_loops=$loops" "storm_$1_bad=$bad"
+			"storm_$1_loops=$loops" "storm_$1_bad=$bad" "storm_$1_torn=$torn"
 	done
 }
 
@@ -561,6 +576,7 @@ modloop() {
 # (which took 2 minutes under TCG in the first smoke run).
 START=$(now)
 END=$((START + DURATION))
+ENDMAX=$((END + DURATION / 2))
 PH2=$((START + MODPHASE))
 PH2MAX=$((PH2 + DURATION / 3))
 rm -f "$S/phase2" "$S/mod-cycled"
@@ -587,6 +603,8 @@ bad_taint=$((32 | 128 | 512 | 16384))
 last=0
 while ! stopping; do
 	sleep 10
+	# Here too: the stressors' loops that look for phase 2 starve.
+	phase2 || :
 	t=$(cat /proc/sys/kernel/tainted)
 	if [ $(( (t & ~taint0) & bad_taint )) != 0 ]; then
 		early="tainted=$t"
@@ -705,6 +723,7 @@ echo "trinity_children_cpu_ticks_at_stop=$trinity_cticks_stop"
 echo "seed=$SEED"
 echo "modphase_s=$MODPHASE"
 echo "phase2_at_s=$(cat "$S/phase2" 2>/dev/null || echo never)"
+echo "phase2_min_s=$PH2MIN"
 echo "early_stop=$early"
 echo "syscalls_total=$(tp raw_syscalls:sys_enter)"
 echo "perf_event_open_calls=$(tp syscalls:sys_enter_perf_event_open)"

@@ -223,7 +223,8 @@ def main():
         for mode in ('openclose', 'inherit'):
             n = intval(counts, 'storm_%s_bad' % mode)
             add('perfstorm:%s:reads' % mode, n == 0,
-                '' if n == 0 else '%d group reads with running > enabled or a bad count' % n)
+                '' if n == 0 else '%d reads with running > enabled that re-reads did not '
+                'put right, or of a bad shape' % n)
         rc = counts.get('stressng_rc', '')
         add('stressor:stress-ng', rc in ('0', '3', '4'),
             'exit status %s (0 ok, 3 out of resources, 4 not implemented)' % (rc or 'missing'))
@@ -248,10 +249,11 @@ def main():
     for key, verdict, reason in res:
         print('%-5s %s stress: %s%s' % (verdict, a.arch, key, '  # ' + reason if reason else ''))
     print('---- figures (%s)' % a.arch)
-    for k in ('duration_s', 'duration_wanted_s', 'seed', 'phase2_at_s', 'syscalls_total',
+    for k in ('duration_s', 'duration_wanted_s', 'seed', 'phase2_at_s', 'phase2_min_s', 'syscalls_total',
               'trinity_syscalls', 'trinity_runs', 'trinity_wait_s',
               'trinity_children_cpu_ticks_at_stop', 'perf_event_open_calls',
               'perf_event_open_ok', 'storm_openclose_opened', 'storm_inherit_opened',
+              'storm_openclose_torn', 'storm_inherit_torn',
               'perf_record_runs', 'hotplug_cycles', 'module_reloads',
               'module_unloads', 'module_state', 'module_end'):
         print('  %-34s %s' % (k, counts.get(k, '-')))

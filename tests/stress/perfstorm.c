@@ -18,8 +18,15 @@
  *	its times.
  *
  * Stops after SECONDS or when /tmp/stress/stop exists.  Prints one line:
- * "perfstorm MODE: opened=N failed=N loops=N bad=N"; exit status 1 when a
- * read returned something impossible (bad > 0), else 0.
+ * "perfstorm MODE: opened=N failed=N loops=N bad=N torn=N"; exit status 1
+ * when a read returned something impossible (bad > 0), else 0.
+ *
+ * torn: a read with time_running > time_enabled that a re-read of the same
+ * fd put right.  6.1 itself does this: perf_event_read_value() adds up
+ * total_time_enabled and total_time_running after it dropped ctx->lock, so
+ * a context switch in between can tear the pair (the base had 6 in 13644
+ * reads in one run).  Only a pair that stays wrong over RE_READS re-reads,
+ * or a read of the wrong shape, counts as bad.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,8 +47,9 @@
 
 #define STOP_FILE	"/tmp/stress/stop"
 #define MAX_GROUP	6
+#define RE_READS	3
 
-static unsigned long opened, failed, loops, bad;
+static unsigned long opened, failed, loops, bad, torn;
 static int use_hw;
 static int cpu_hw;	/* the CPU has a hardware PMU (arm64's armv8_pmuv3) */
 static time_t deadline;
@@ -55,6 +63,26 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			       int cpu, int group_fd, unsigned long flags)
 {
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/*
+ * A read of {value or nr, enabled, running, ...} that gave running > enabled:
+ * torn if one of RE_READS re-reads of fd gives running <= enabled, else bad.
+ */
+static void check_times(int fd, unsigned long long *buf, size_t size)
+{
+	int i;
+
+	if (buf[2] <= buf[1])
+		return;
+	for (i = 0; i < RE_READS; i++) {
+		if (read(fd, buf, size) >= 3 * (ssize_t)sizeof(buf[0]) &&
+		    buf[2] <= buf[1]) {
+			torn++;
+			return;
+		}
+	}
+	bad++;
 }
 
 /* The type of a dynamic PMU, read anew each time: the module may reload. */
@@ -184,11 +212,14 @@ static void openclose_worker(pid_t target)
 			/*
 			 * {value, enabled, running, id}, or with GROUP
 			 * {nr, enabled, running, {value, id}...}: running
-			 * never exceeds enabled, a group has 1 to n members.
+			 * never exceeds enabled (check_times), a group has 1
+			 * to n members.
 			 */
-			if (r < 4 * (ssize_t)sizeof(buf[0]) || buf[2] > buf[1] ||
+			if (r < 4 * (ssize_t)sizeof(buf[0]) ||
 			    (grp[i] && (buf[0] < 1 || buf[0] > (unsigned int)n)))
 				bad++;
+			else
+				check_times(fds[i], buf, sizeof(buf));
 		}
 		/* Close in a random order: leader before members at times. */
 		for (i = 0; i < n; i++) {
@@ -218,8 +249,8 @@ static int do_openclose(unsigned int seed)
 		if (w[i] == 0) {
 			srand(seed + i + 1);
 			openclose_worker(target);
-			printf("perfstorm openclose/%d: opened=%lu failed=%lu loops=%lu bad=%lu\n",
-			       i, opened, failed, loops, bad);
+			printf("perfstorm openclose/%d: opened=%lu failed=%lu loops=%lu bad=%lu torn=%lu\n",
+			       i, opened, failed, loops, bad, torn);
 			fflush(stdout);
 			_exit(0);
 		}
@@ -313,15 +344,17 @@ static int do_inherit(unsigned int seed)
 				waitpid(kids[i], NULL, 0);
 		if (read(fds[0], buf, sizeof(buf)) > 0) {
 			/* nr, time_enabled, time_running, {value, id}... */
-			if (buf[0] < 1 || buf[0] > MAX_GROUP || buf[2] > buf[1])
+			if (buf[0] < 1 || buf[0] > MAX_GROUP)
 				bad++;
+			else
+				check_times(fds[0], buf, sizeof(buf));
 		}
 		for (i = n - 1; i >= 0; i--)
 			if (fds[i] >= 0)
 				close(fds[i]);
 	}
-	printf("perfstorm inherit: opened=%lu failed=%lu loops=%lu bad=%lu\n",
-	       opened, failed, loops, bad);
+	printf("perfstorm inherit: opened=%lu failed=%lu loops=%lu bad=%lu torn=%lu\n",
+	       opened, failed, loops, bad, torn);
 	return bad ? 1 : 0;
 }
 
