@@ -103,6 +103,10 @@ MUTANTS = [
      'exec_remove.* (a PROVE_RCU_LIST splat: suspicious RCU usage)',
      '\trcu_read_lock();\n\tperf_iterate_ctx(ctx, perf_event_addr_filters_exec, NULL, true);\n\trcu_read_unlock();\n',
      None),
+    (24, 'the last PMU context reference is dropped, and the context decided dead, outside ctx->lock (invariant 2a; the window widened to 2 ms)',
+     'openclose_storm (a splat: an open finds the dying PMU context still listed and takes it; KASAN use after free or a put_pmu_ctx() WARN)',
+     '\t/* Not the last reference: no need for the lock. */\n\tif (atomic_add_unless(&epc->refcount, -1, 1))\n\t\treturn;\n',
+     None),
     (9, 'perf_pmu_migrate_context() does nothing', 'hotplug_device',
      'void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)\n{\n\tstruct perf_event_context *src_ctx;\n\tstruct perf_event_context *dst_ctx;\n\tstruct perf_event *event, *tmp;\n\tLIST_HEAD(events);\n\n',
      '\tif (perf_mutant == 9)\n\t\treturn;\n'),
@@ -119,7 +123,8 @@ def main():
     s = open(path).read()
     head = '#include <asm/irq_regs.h>\n'
     assert head in s
-    s = s.replace(head, head + '\n/* tests/mutants: break one behaviour on purpose */\n'
+    s = s.replace(head, head + '#include <linux/delay.h>\n'
+                  '\n/* tests/mutants: break one behaviour on purpose */\n'
                   'static int perf_mutant;\ncore_param(perf_mutant, perf_mutant, int, 0444);\n', 1)
     for n, what, tests, anchor, ins in MUTANTS:
         if n == 3:
@@ -163,6 +168,15 @@ def main():
             new = ('\tif (perf_mutant != 23)\n\t\trcu_read_lock();\n'
                    '\tperf_iterate_ctx(ctx, perf_event_addr_filters_exec, NULL, true);\n'
                    '\tif (perf_mutant != 23)\n\t\trcu_read_unlock();\n')
+        elif n == 24:
+            new = ('\tif (perf_mutant == 24) {\n'
+                   '\t\tif (!atomic_dec_and_test(&epc->refcount))\n\t\t\treturn;\n'
+                   '\t\tmdelay(2);\n'
+                   '\t\traw_spin_lock_irqsave(&ctx->lock, flags);\n'
+                   '\t\tgoto dead;\n\t}\n' + anchor)
+            dead = '\tWARN_ON_ONCE(list_empty(&epc->pmu_ctx_entry));\n\tlist_del_init(&epc->pmu_ctx_entry);\n'
+            assert s.count(dead) == 1, 'mutant 24: label anchor not unique'
+            s = s.replace(dead, 'dead:\n' + dead, 1)
         elif n == 4:
             new = anchor.replace('if (event->attr.pinned) {', 'if (event->attr.pinned && perf_mutant != 4) {')
         elif n == 11:
