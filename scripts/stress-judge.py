@@ -222,9 +222,19 @@ def main():
             add('module:insmod', n == 0, '' if n == 0 else '%d insmod failures' % n)
         for mode in ('openclose', 'inherit'):
             n = intval(counts, 'storm_%s_bad' % mode)
-            add('perfstorm:%s:reads' % mode, n == 0,
-                '' if n == 0 else '%d reads with running > enabled that re-reads did not '
-                'put right, or of a bad shape' % n)
+            # A torn pair that a re-read puts right is 6.1's own (base: 6
+            # in 13644 reads); more than 3, and more than 1 per 100 events
+            # opened, is not (the inherit storm opens a few dozen).
+            torn = intval(counts, 'storm_%s_torn' % mode)
+            opened = intval(counts, 'storm_%s_opened' % mode)
+            why = []
+            if n:
+                why.append('%d reads with running > enabled that re-reads did not '
+                           'put right, or of a bad shape' % n)
+            if torn > 3 and torn * 100 > opened:
+                why.append('%d torn time pairs for %d events opened (over 1%%)'
+                           % (torn, opened))
+            add('perfstorm:%s:reads' % mode, not why, '; '.join(why))
         rc = counts.get('stressng_rc', '')
         add('stressor:stress-ng', rc in ('0', '3', '4'),
             'exit status %s (0 ok, 3 out of resources, 4 not implemented)' % (rc or 'missing'))
