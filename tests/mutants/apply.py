@@ -107,6 +107,14 @@ MUTANTS = [
      'openclose_storm (a splat: an open finds the dying PMU context still listed and takes it; KASAN use after free or a put_pmu_ctx() WARN)',
      '\t/* Not the last reference: no need for the lock. */\n\tif (atomic_add_unless(&epc->refcount, -1, 1))\n\t\treturn;\n',
      None),
+    (25, 'the one-PMU clone swap moves the task data without the PMU\'s sched_task(false) first (invariant 3, the fast path)',
+     'clone_swap_one_pmu (fewer sched_task(false) than swaps)',
+     '\t\t\tif (__this_cpu_read(perf_sched_cb_usages))\n\t\t\t\tperf_pmu_ctx_sched_task_cb(epc, false);\n',
+     None),
+    (26, 'the one-PMU clone swap leaves the PMU disabled (one disable too many per swap)',
+     'clone_swap_one_pmu (pmu_disable_count not back to 0)',
+     '\t\t\tperf_pmu_ctx_swap_data(epc, next_epc);\n',
+     '\t\t\tif (perf_mutant == 26)\n\t\t\t\t__perf_pmu_disable(epc->pmu);\n'),
     (9, 'perf_pmu_migrate_context() does nothing', 'hotplug_device',
      'void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)\n{\n\tstruct perf_event_context *src_ctx;\n\tstruct perf_event_context *dst_ctx;\n\tstruct perf_event *event, *tmp;\n\tLIST_HEAD(events);\n\n',
      '\tif (perf_mutant == 9)\n\t\treturn;\n'),
@@ -177,6 +185,10 @@ def main():
             dead = '\tWARN_ON_ONCE(list_empty(&epc->pmu_ctx_entry));\n\tlist_del_init(&epc->pmu_ctx_entry);\n'
             assert s.count(dead) == 1, 'mutant 24: label anchor not unique'
             s = s.replace(dead, 'dead:\n' + dead, 1)
+        elif n == 25:
+            new = anchor.replace('\t\t\tif (__this_cpu_read(', '\t\t\tif (perf_mutant != 25 &&\n\t\t\t    __this_cpu_read(')
+        elif n == 26:
+            new = ins + anchor
         elif n == 4:
             new = anchor.replace('if (event->attr.pinned) {', 'if (event->attr.pinned && perf_mutant != 4) {')
         elif n == 11:
