@@ -26,9 +26,10 @@
 #     as pinned (6.1: always), and the loop goes on checking that rmmod
 #     fails.
 # Every other stressor runs in both phases.  The run ends at DURATION only
-# if phase 2 has had PH2MIN seconds by then; else it goes on until it has,
-# for at most DURATION/2 more (ENDMAX): on a slow host (a CI run: phase 2
-# began at 184 s of 180) trinity would otherwise never start.
+# if phase 2 has had PH2MIN seconds by then and trinity has been started;
+# else it goes on until both hold, for at most DURATION/2 more (ENDMAX): on
+# a slow host (a CI run: phase 2 began at 184 s of 180) trinity would
+# otherwise never start.
 set -u
 export PERF_PAGER=cat PAGER=cat PATH=/usr/bin:/bin:/usr/sbin:/sbin
 S=/tmp/stress
@@ -59,22 +60,37 @@ NOBODY=65534		# stress-ng's user
 TRINITY_CALLS="perf_event_open ioctl read readv pread64 mmap munmap mremap
 	mprotect madvise close fcntl poll ppoll select dup2 dup3 prctl"
 
-now() { local u; read -r u _ < /proc/uptime; echo "${u%.*}"; }
-START=$(now)
+# The loops that poll (stopping, phase2, nap) make no process of their own:
+# under the storms (KASAN, kmemleak, TCG) each fork of this shell took
+# seconds, and a CI smoke run's trinity loop, polling with $(now) and
+# sleep(1), had not seen phase 2 begin 70 s after it had (phase 2 at 109 s,
+# the run over at 180 s, trinity never started).  nowv sets NOW from
+# /proc/uptime in this shell; snooze S waits S seconds in a read from a
+# FIFO nobody writes (opened read-write, so the open does not block).
+nowv() { local u; read -r u _ < /proc/uptime; NOW=${u%.*}; }
+now() { nowv; echo "$NOW"; }
+mkfifo "$S/snooze"
+exec {SNOOZEFD}<> "$S/snooze"
+snooze() { read -r -t "$1" -u "$SNOOZEFD" _ || :; }
+nowv; START=$NOW
 END=$((START + DURATION))
 PH2=$((START + MODPHASE))
 PH2MAX=$((PH2 + DURATION / 3))
 PH2MIN=$((DURATION / 3))
 ENDMAX=$((END + DURATION / 2))
+# Past END, the run also waits (up to ENDMAX) for trinity to have been
+# started: trinity_loop writes trinity.pid when it starts a run, and
+# trinity.off when it gives up.
 stopping() {
 	[ -e "$S/stop" ] && return 0
-	local t p
-	t=$(now)
-	[ "$t" -ge "$END" ] || return 1
-	[ "$t" -ge "$ENDMAX" ] && return 0
+	local p
+	nowv
+	[ "$NOW" -ge "$END" ] || return 1
+	[ "$NOW" -ge "$ENDMAX" ] && return 0
 	[ -e "$S/phase2" ] || return 1
+	[ -e "$S/trinity.pid" ] || [ -e "$S/trinity.off" ] || return 1
 	read -r p < "$S/phase2"
-	[ "$t" -ge $((START + p + PH2MIN)) ]
+	[ "$NOW" -ge $((START + p + PH2MIN)) ]
 }
 # Phase 2 begins once MODPHASE has passed and the module loop has unloaded
 # the module once (mod-cycled; made at once when there is no module loop),
@@ -84,18 +100,17 @@ stopping() {
 # wait; the judge then fails on module_reloads=0.
 phase2() {
 	[ -e "$S/phase2" ] && return 0
-	local t
-	t=$(now)
-	[ "$t" -ge "$PH2" ] || return 1
-	[ -e "$S/mod-cycled" ] || [ "$t" -ge "$PH2MAX" ] || return 1
-	[ -e "$S/phase2" ] || { echo $((t - START)) > "$S/phase2"; log "phase 2 begins"; }
+	nowv
+	[ "$NOW" -ge "$PH2" ] || return 1
+	[ -e "$S/mod-cycled" ] || [ "$NOW" -ge "$PH2MAX" ] || return 1
+	[ -e "$S/phase2" ] || { echo $((NOW - START)) > "$S/phase2"; log "phase 2 begins"; }
 	return 0
 }
-log() { echo "[t=$(( $(now) - START ))] $*"; }
+log() { nowv; echo "[t=$((NOW - START))] $*"; }
 # nap S: sleep up to S seconds, less when the run stops.
 nap() {
 	local i
-	for ((i = 0; i < $1; i++)); do stopping && return 1; sleep 1; done
+	for ((i = 0; i < $1; i++)); do stopping && return 1; snooze 1; done
 	return 0
 }
 # as_user UID CMD...: run CMD as UID (no setpriv or su in the guest), with
@@ -286,6 +301,7 @@ trinity_loop() {
 		log "trinity: -L named none of the calls; see $S/trinity-list:"
 		head -20 "$S/trinity-list"
 		count trinity trinity_error=no-calls
+		touch "$S/trinity.off"
 		return 0
 	fi
 	while ! stopping; do
@@ -316,6 +332,7 @@ trinity_loop() {
 				log "trinity: three runs under 20 s, giving up:"
 				tail -20 "$S/trinity.$run.log"
 				count trinity trinity_syscalls=$total trinity_runs=$run trinity_error=short-runs
+				touch "$S/trinity.off"
 				return 0
 			fi
 		fi
@@ -574,7 +591,7 @@ modloop() {
 
 # The clock starts with the stressors, not before the boot kmemleak scan
 # (which took 2 minutes under TCG in the first smoke run).
-START=$(now)
+nowv; START=$NOW
 END=$((START + DURATION))
 ENDMAX=$((END + DURATION / 2))
 PH2=$((START + MODPHASE))
@@ -602,7 +619,7 @@ early=none
 bad_taint=$((32 | 128 | 512 | 16384))
 last=0
 while ! stopping; do
-	sleep 10
+	snooze 10
 	# Here too: the stressors' loops that look for phase 2 starve.
 	phase2 || :
 	t=$(cat /proc/sys/kernel/tainted)
