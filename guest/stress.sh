@@ -128,11 +128,30 @@ PY
 # python3 -I -S: no site import; a plain start took half a minute under the
 # storms (TCG, KASAN).
 as_user() { python3 -I -S "$S/asuser.py" "$@"; }
-refcnt() { cat /sys/module/test_perf_pmu/refcnt 2>/dev/null || echo -1; }
+# refcntv sets REFCNT (-1 without the module) with no fork; refcnt prints it.
+refcntv() { read -r REFCNT 2>/dev/null < /sys/module/test_perf_pmu/refcnt || REFCNT=-1; }
+refcnt() { refcntv; echo "$REFCNT"; }
 # perf_fds PID: how many perf event fds PID holds.
 perf_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event' || true; }
 loaded() { [ -d /sys/module/test_perf_pmu ]; }
 quiet() { [ -e "$S/quiesce" ]; }
+# joined FILE...: JOINED is the lines of the files, on one line.
+joined() {
+	local f l
+	JOINED=
+	for f; do
+		[ -e "$f" ] || continue
+		while IFS= read -r l; do JOINED+="$l "; done < "$f"
+	done
+}
+# debug_locks_off: lockdep has turned itself off.
+debug_locks_off() {
+	local k v
+	while read -r k v; do
+		[ "$k" = debug_locks: ] && { [ "$v" = 0 ]; return; }
+	done 2>/dev/null < /proc/lockdep_stats
+	return 1
+}
 # count NAME KEY=VALUE...: the stressor's figures, rewritten each time.
 count() { local n=$1; shift; printf '%s\n' "$@" > "$S/$n.count.new"; mv "$S/$n.count.new" "$S/$n.count"; }
 
@@ -489,11 +508,13 @@ modloop() {
 		own=1
 		if [ "$state" != pinned ]; then
 			touch "$S/quiesce"
-			t=$(( $(now) + 40 ))
-			while [ "$(refcnt)" != 0 ] && [ "$(now)" -lt "$t" ] && ! stopping; do
-				sleep 1
+			nowv; t=$((NOW + 40))
+			refcntv
+			while [ "$REFCNT" != 0 ] && [ "$NOW" -lt "$t" ] && ! stopping; do
+				snooze 1; nowv; refcntv
 			done
-			[ "$(refcnt)" = 0 ] || own=0
+			[ "$REFCNT" = 0 ] || own=0
+			log "module: its other users are quiet (refcnt $REFCNT)"
 		fi
 		# CPU 0 only, which never goes offline, and PMUs that cover it:
 		# with -a a CPU going offline under perf stat made it fail, and
@@ -512,12 +533,18 @@ modloop() {
 		p=$!
 		# perf stat's own events must be open, not just someone's:
 		# all of its events are the module's.  It starts slowly under
-		# the storms: give it 20 s.
+		# the storms: give it 20 s.  With the others quiet (own), the
+		# count leaving 0 tells, and the wait makes no process.
 		for ((i = 0; i < 40; i++)); do
-			[ "$(perf_fds "$p")" -gt 0 ] && break
+			if [ $own = 1 ]; then
+				refcntv; [ "$REFCNT" -gt 0 ] && break
+			else
+				[ "$(perf_fds "$p")" -gt 0 ] && break
+			fi
 			kill -0 "$p" 2>/dev/null || break
-			sleep 0.5
+			snooze 0.5
 		done
+		log "module: perf stat $p has opened its events (refcnt $(refcnt))"
 		if [ $own = 1 ] && kill -0 "$p" 2>/dev/null && [ "$(perf_fds "$p")" -gt 0 ] &&
 		   [ "$(refcnt)" -gt 0 ]; then
 			if rmmod test_perf_pmu 2>/dev/null; then
@@ -532,6 +559,7 @@ modloop() {
 				fi
 			else
 				refused=$((refused + 1))
+				log "module: rmmod refused with perf stat's events open, as it should"
 			fi
 		elif [ $own = 1 ]; then
 			skipped=$((skipped + 1))
@@ -550,13 +578,15 @@ modloop() {
 		fi
 		# Unload: the other users of the test PMUs hold off meanwhile.
 		touch "$S/quiesce"
-		t=$(( $(now) + 40 ))
-		while loaded && [ "$(now)" -lt "$t" ] && ! stopping; do
-			rmmod test_perf_pmu 2>/dev/null && break
-			sleep 1
+		nowv; t=$((NOW + 40))
+		while loaded && [ "$NOW" -lt "$t" ] && ! stopping; do
+			refcntv
+			[ "$REFCNT" = 0 ] && rmmod test_perf_pmu 2>/dev/null && break
+			snooze 1; nowv
 		done
 		if ! loaded; then
 			unloads=$((unloads + 1))
+			log "module: unloaded"
 			touch "$S/mod-cycled"
 			sleep 0.$((RANDOM % 10))
 			# And a few quick cycles with nothing open.
@@ -622,10 +652,12 @@ while ! stopping; do
 	snooze 10
 	# Here too: the stressors' loops that look for phase 2 starve.
 	phase2 || :
-	t=$(cat /proc/sys/kernel/tainted)
+	# No process made here either (see nowv): a CI smoke run's watch
+	# loop took 220 s over one 60-s line, and saw the end that late.
+	read -r t < /proc/sys/kernel/tainted
 	if [ $(( (t & ~taint0) & bad_taint )) != 0 ]; then
 		early="tainted=$t"
-	elif [ "$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null)" = 0 ]; then
+	elif debug_locks_off; then
 		early="debug_locks=0"
 	fi
 	if [ "$early" != none ]; then
@@ -633,13 +665,19 @@ while ! stopping; do
 		touch "$S/stop"
 		break
 	fi
-	if [ $(( $(now) - last )) -ge 60 ]; then
-		last=$(now)
+	nowv
+	if [ $((NOW - last)) -ge 60 ]; then
+		last=$NOW
 		# trinity-main's state and its children's CPU ticks, per run
 		# (see trinity_cticks).
-		tm=$(cat "$S/trinity-main.$(cat "$S/trinity.run" 2>/dev/null)" 2>/dev/null)
-		tw=$( [ -n "$tm" ] && cut -d' ' -f3 "/proc/$tm/stat" 2>/dev/null)
-		log "running: taint $t, module refcnt $(refcnt), pids $(ls -d /proc/[0-9]* 2>/dev/null | wc -l), trinity-main ${tw:--}, trinity children's CPU ticks $(cat "$S"/trinity-cticks.* 2>/dev/null | tr '\n' ' '), $(cat "$S"/*.count 2>/dev/null | tr '\n' ' ')"
+		trun='' tm='' tw='' procs=(/proc/[0-9]*)
+		read -r trun 2>/dev/null < "$S/trinity.run"
+		[ -n "$trun" ] && read -r tm 2>/dev/null < "$S/trinity-main.$trun"
+		[ -n "$tm" ] && read -r _ _ tw _ 2>/dev/null < "/proc/$tm/stat"
+		refcntv
+		joined "$S"/trinity-cticks.*; tc=$JOINED
+		joined "$S"/*.count
+		log "running: taint $t, module refcnt $REFCNT, pids ${#procs[@]}, trinity-main ${tw:--}, trinity children's CPU ticks $tc, $JOINED"
 	fi
 done
 touch "$S/stop"
