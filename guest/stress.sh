@@ -27,9 +27,9 @@
 #     fails.
 # Every other stressor runs in both phases.  The run ends at DURATION only
 # if phase 2 has had PH2MIN seconds by then and trinity has been started;
-# else it goes on until both hold, for at most DURATION/2 more (ENDMAX): on
-# a slow host (a CI run: phase 2 began at 184 s of 180) trinity would
-# otherwise never start.
+# else it goes on until both hold, for at most DURATION/2 (and 300 s) more
+# (ENDMAX): on a slow host (a CI run: phase 2 began at 184 s of 180)
+# trinity would otherwise never start.
 set -u
 export PERF_PAGER=cat PAGER=cat PATH=/usr/bin:/bin:/usr/sbin:/sbin
 S=/tmp/stress
@@ -67,17 +67,25 @@ TRINITY_CALLS="perf_event_open ioctl read readv pread64 mmap munmap mremap
 # the run over at 180 s, trinity never started).  nowv sets NOW from
 # /proc/uptime in this shell; snooze S waits S seconds in a read from a
 # FIFO nobody writes (opened read-write, so the open does not block).
+# The children inherit that fd (bash cannot mark it close-on-exec); if one
+# made it non-blocking, or wrote to the FIFO, read would return at once
+# and the loops would spin: a read that does not time out (status > 128)
+# falls back to sleep.  as_user closes it for trinity and stress-ng.
 nowv() { local u; read -r u _ < /proc/uptime; NOW=${u%.*}; }
 now() { nowv; echo "$NOW"; }
 mkfifo "$S/snooze"
 exec {SNOOZEFD}<> "$S/snooze"
-snooze() { read -r -t "$1" -u "$SNOOZEFD" _ || :; }
+snooze() { read -r -t "$1" -u "$SNOOZEFD" _; [ $? -gt 128 ] || sleep "$1"; }
 nowv; START=$NOW
 END=$((START + DURATION))
 PH2=$((START + MODPHASE))
 PH2MAX=$((PH2 + DURATION / 3))
 PH2MIN=$((DURATION / 3))
-ENDMAX=$((END + DURATION / 2))
+# At most DURATION/2, and 300 s, past END: scripts/stress.sh gives the guest
+# DURATION + 1500 s, and the stop, trinity's grace (TRINITY_GRACE) and the
+# kmemleak scan come after.
+ENDPLUS=$((DURATION / 2 < 300 ? DURATION / 2 : 300))
+ENDMAX=$((END + ENDPLUS))
 # Past END, the run also waits (up to ENDMAX) for trinity to have been
 # started: trinity_loop writes trinity.pid when it starts a run, and
 # trinity.off when it gives up.
@@ -103,7 +111,12 @@ phase2() {
 	nowv
 	[ "$NOW" -ge "$PH2" ] || return 1
 	[ -e "$S/mod-cycled" ] || [ "$NOW" -ge "$PH2MAX" ] || return 1
-	[ -e "$S/phase2" ] || { echo $((NOW - START)) > "$S/phase2"; log "phase 2 begins"; }
+	# Written whole, then renamed: stopping() reads it from other loops.
+	[ -e "$S/phase2" ] || {
+		echo $((NOW - START)) > "$S/phase2.$BASHPID"
+		mv -f "$S/phase2.$BASHPID" "$S/phase2"
+		log "phase 2 begins"
+	}
 	return 0
 }
 log() { nowv; echo "[t=$((NOW - START))] $*"; }
@@ -115,11 +128,14 @@ nap() {
 }
 # as_user UID CMD...: run CMD as UID (no setpriv or su in the guest), with
 # SIGINT back to default: a background job of a script starts with it
-# ignored, and trinity and stress-ng print their figures on SIGINT.
+# ignored, and trinity and stress-ng print their figures on SIGINT.  It
+# closes every fd above stderr (snooze's FIFO among them): trinity does
+# fcntl() and close() on fds it did not open.
 cat > "$S/asuser.py" <<'PY'
 import os, signal, sys
 u = int(sys.argv[1])
 signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.closerange(3, os.sysconf('SC_OPEN_MAX'))
 os.setgroups([])
 os.setgid(u)
 os.setuid(u)
@@ -492,7 +508,7 @@ cgev() {
 modloop() {
 	local reloads=0 unloads=0 refused=0 okwith=0 busy=0 insfail=0 state=loaded
 	local unjudged=0 skipped=0
-	local p i t own
+	local p i t n try why
 	[ -f "$KO" ] || { touch "$S/mod-cycled"; count mod module_state=builtin-or-absent; return 0; }
 	while ! stopping; do
 		if ! loaded; then
@@ -500,12 +516,13 @@ modloop() {
 			if insmod "$KO" $MODPARAMS; then reloads=$((reloads + 1)); else insfail=$((insfail + 1)); fi
 		fi
 		# rmmod must fail while the loop's own CPU-wide events are open.
-		# Until pinned, the module's count must be the loop's own: the
-		# other users hold off (quiesce) and the count must reach 0
-		# before perf stat starts.  Else another user's events closing
-		# between the count check and rmmod let rmmod through before
-		# perf stat had opened its own (seen once in a 30-minute run).
-		own=1
+		# Until pinned, the other users hold off (quiesce) and the loop
+		# waits up to 40 s for the count to reach 0, for the unload
+		# that follows.  The check itself does not rest on that count:
+		# a user that had looked for quiesce just before it was set
+		# still opened its events after the count had been 0 (a CI
+		# smoke run, refcnt 18 with perf stat's events not yet open),
+		# and both of that run's checks were not made.
 		if [ "$state" != pinned ]; then
 			touch "$S/quiesce"
 			nowv; t=$((NOW + 40))
@@ -513,60 +530,78 @@ modloop() {
 			while [ "$REFCNT" != 0 ] && [ "$NOW" -lt "$t" ] && ! stopping; do
 				snooze 1; nowv; refcntv
 			done
-			[ "$REFCNT" = 0 ] || own=0
-			log "module: its other users are quiet (refcnt $REFCNT)"
+			if [ "$REFCNT" = 0 ]; then
+				log "module: its other users are quiet"
+			else
+				log "module: its other users are not quiet after 40 s (refcnt $REFCNT)"
+			fi
 		fi
 		# CPU 0 only, which never goes offline, and PMUs that cover it:
 		# with -a a CPU going offline under perf stat made it fail, and
 		# most checks could not be made.  (test_dev's events are the
 		# devev stressor's.)
-		# Its workload waits for modrel (at most 120 s), so that it
-		# holds its events until the rmmod has been tried: with a
-		# plain `sleep 20`, a starved loop (arm64, 4 vCPUs on 2 cores)
-		# once reached rmmod after perf stat had ended, and the only
-		# check of a short run could not be judged.
-		rm -f "$S/modrel"
-		perf stat -C 0 -x, -o "$S/mod.csv" \
-			-e test_hw0/cycles/,test_hw1/cycles/ \
-			-- bash -c "t=\$((SECONDS + 120)); while [ ! -e $S/modrel ] && [ \$SECONDS -lt \$t ]; do sleep 1; done" \
-			> /dev/null 2>&1 &
-		p=$!
-		# perf stat's own events must be open, not just someone's:
-		# all of its events are the module's.  It starts slowly under
-		# the storms: give it 20 s.  With the others quiet (own), the
-		# count leaving 0 tells, and the wait makes no process.
-		for ((i = 0; i < 40; i++)); do
-			if [ $own = 1 ]; then
-				refcntv; [ "$REFCNT" -gt 0 ] && break
-			else
-				[ "$(perf_fds "$p")" -gt 0 ] && break
-			fi
-			kill -0 "$p" 2>/dev/null || break
-			snooze 0.5
-		done
-		log "module: perf stat $p has opened its events (refcnt $(refcnt))"
-		if [ $own = 1 ] && kill -0 "$p" 2>/dev/null && [ "$(perf_fds "$p")" -gt 0 ] &&
-		   [ "$(refcnt)" -gt 0 ]; then
-			if rmmod test_perf_pmu 2>/dev/null; then
-				# Judged only if perf stat still holds its events
-				# (it may have closed them on an error of its own).
-				if kill -0 "$p" 2>/dev/null && [ "$(perf_fds "$p")" -gt 0 ]; then
-					okwith=$((okwith + 1))
-					log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p holds $(perf_fds "$p") perf fds)"
+		# Its workload writes modrun and waits for modrel (at most
+		# 120 s): perf stat starts its workload only once it has
+		# opened its events, so modrun tells that the open is over,
+		# and perf stat's perf fds then tell whether they opened (an
+		# event that fails to open is "<not supported>" and perf stat
+		# runs on).  Waiting for modrel holds the events until rmmod
+		# has been tried: with a plain `sleep 20`, a starved loop
+		# (arm64, 4 vCPUs on 2 cores) once reached rmmod after perf
+		# stat had ended.  A try whose events did not open is tried
+		# again, at most 3 times a cycle: in a short run each check
+		# counts.
+		for ((try = 1; try <= 3; try++)); do
+			stopping && break
+			loaded || break
+			rm -f "$S/modrel" "$S/modrun"
+			perf stat -C 0 -x, -o "$S/mod.csv" \
+				-e test_hw0/cycles/,test_hw1/cycles/ \
+				-- bash -c ": > $S/modrun; t=\$((SECONDS + 120)); while [ ! -e $S/modrel ] && [ \$SECONDS -lt \$t ]; do sleep 1; done" \
+				> /dev/null 2> "$S/mod.err" &
+			p=$!
+			# It starts slowly under the storms: 60 s, with no
+			# process made while it waits.
+			nowv; t=$((NOW + 60))
+			while [ ! -e "$S/modrun" ] && [ "$NOW" -lt "$t" ] && kill -0 "$p" 2>/dev/null; do
+				snooze 0.5; nowv
+			done
+			n=0
+			[ -e "$S/modrun" ] && kill -0 "$p" 2>/dev/null && n=$(perf_fds "$p")
+			if [ "$n" -gt 0 ]; then
+				log "module: perf stat $p has opened its events ($n perf fds, refcnt $(refcnt))"
+				if rmmod test_perf_pmu 2>/dev/null; then
+					# Judged only if perf stat still holds its
+					# events (it may have closed them on an
+					# error of its own).
+					n=$(perf_fds "$p")
+					if kill -0 "$p" 2>/dev/null && [ "$n" -gt 0 ]; then
+						okwith=$((okwith + 1))
+						log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p holds $n perf fds)"
+					else
+						unjudged=$((unjudged + 1))
+						log "rmmod test_perf_pmu succeeded after perf stat $p closed its events: not judged"
+					fi
 				else
-					unjudged=$((unjudged + 1))
-					log "rmmod test_perf_pmu succeeded after perf stat $p closed its events: not judged"
+					refused=$((refused + 1))
+					log "module: rmmod refused with perf stat's events open, as it should"
 				fi
+				try=4
 			else
-				refused=$((refused + 1))
-				log "module: rmmod refused with perf stat's events open, as it should"
+				skipped=$((skipped + 1))
+				if ! kill -0 "$p" 2>/dev/null; then
+					why="perf stat $p is gone"
+				elif [ -e "$S/modrun" ]; then
+					why="perf stat $p runs its workload with no perf fds"
+				else
+					why="perf stat $p has not started its workload in 60 s"
+				fi
+				log "module: rmmod check not made (try $try): $why, refcnt $(refcnt); its words: $(cat "$S/mod.err" "$S/mod.csv" 2>/dev/null | tr '\n' ' ' | cut -c1-300)"
 			fi
-		elif [ $own = 1 ]; then
-			skipped=$((skipped + 1))
-			log "module: rmmod check not made: perf stat $p $(kill -0 "$p" 2>/dev/null && echo "holds $(perf_fds "$p") perf fds" || echo "is gone: $(tr '\n' ' ' < "$S/mod.csv" 2>/dev/null | cut -c1-200)"), refcnt $(refcnt)"
-		fi
-		touch "$S/modrel"
-		wait "$p"
+			touch "$S/modrel"
+			wait "$p"
+			loaded || break
+		done
 		if [ "$state" = pinned ]; then
 			count mod "module_reloads=$reloads" "module_unloads=$unloads" \
 				"module_rmmod_refused_with_events=$refused" \
@@ -623,7 +658,7 @@ modloop() {
 # (which took 2 minutes under TCG in the first smoke run).
 nowv; START=$NOW
 END=$((START + DURATION))
-ENDMAX=$((END + DURATION / 2))
+ENDMAX=$((END + ENDPLUS))
 PH2=$((START + MODPHASE))
 PH2MAX=$((PH2 + DURATION / 3))
 rm -f "$S/phase2" "$S/mod-cycled"
@@ -654,6 +689,7 @@ while ! stopping; do
 	phase2 || :
 	# No process made here either (see nowv): a CI smoke run's watch
 	# loop took 220 s over one 60-s line, and saw the end that late.
+	t=$taint0
 	read -r t < /proc/sys/kernel/tainted
 	if [ $(( (t & ~taint0) & bad_taint )) != 0 ]; then
 		early="tainted=$t"
