@@ -29,14 +29,16 @@ tmake tools/perf O="$o/perf" "${perf_opts[@]}" DESTDIR="$root" \
 say "building perf_events kselftests for $arch"
 # Straight from the test's folder: the selftests top-level Makefile would
 # install uapi headers into the source tree, which O= builds refuse.
-kout=$OUT/$arch
-[ -f "$kout/.config" ] || die "configure the $arch kernel first (scripts/build-kernel.sh $arch)"
-make -s -C "$SRC" O="$kout" ARCH="$KARCH" CROSS_COMPILE="$CROSS" headers >/dev/null
+# The uapi headers in a directory of their own: `make headers` needs no
+# .config, so `make stress` and `make bench` work on a fresh clone (they
+# used to stop here until a test kernel had been configured).
+hdr=$o/headers
+make -s -C "$SRC" O="$hdr" ARCH="$KARCH" CROSS_COMPILE="$CROSS" headers >/dev/null
 rm -rf "$o/kselftest"
 mkdir -p "$o/kselftest"
 make -s -C "$SRC/tools/testing/selftests/perf_events" ARCH="$KARCH" \
 	CROSS_COMPILE="$CROSS" OUTPUT="$o/kselftest" \
-	KHDR_INCLUDES="-isystem $kout/usr/include" >"$o/kselftest-build.log" 2>&1 ||
+	KHDR_INCLUDES="-isystem $hdr/usr/include" >"$o/kselftest-build.log" 2>&1 ||
 	{ tail -40 "$o/kselftest-build.log"; die "kselftest build failed for $arch"; }
 mkdir -p "$root/kselftest/perf_events"
 find "$o/kselftest" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/kselftest/perf_events/" \;
