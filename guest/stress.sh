@@ -67,10 +67,9 @@ TRINITY_CALLS="perf_event_open ioctl read readv pread64 mmap munmap mremap
 # the run over at 180 s, trinity never started).  nowv sets NOW from
 # /proc/uptime in this shell; snooze S waits S seconds in a read from a
 # FIFO nobody writes (opened read-write, so the open does not block).
-# The children inherit that fd (bash cannot mark it close-on-exec); if one
-# made it non-blocking, or wrote to the FIFO, read would return at once
-# and the loops would spin: a read that does not time out (status > 128)
-# falls back to sleep.  as_user closes it for trinity and stress-ng.
+# The children inherit that fd; if one wrote to the FIFO, read would return
+# at once and the loops would spin: a read that does not time out (status
+# > 128) falls back to sleep.  as_user closes it for trinity and stress-ng.
 nowv() { local u; read -r u _ < /proc/uptime; NOW=${u%.*}; }
 now() { nowv; echo "$NOW"; }
 mkfifo "$S/snooze"
@@ -98,6 +97,7 @@ stopping() {
 	[ -e "$S/phase2" ] || return 1
 	[ -e "$S/trinity.pid" ] || [ -e "$S/trinity.off" ] || return 1
 	read -r p < "$S/phase2"
+	[ -n "$p" ] || return 1
 	[ "$NOW" -ge $((START + p + PH2MIN)) ]
 }
 # Phase 2 begins once MODPHASE has passed and the module loop has unloaded
@@ -111,12 +111,14 @@ phase2() {
 	nowv
 	[ "$NOW" -ge "$PH2" ] || return 1
 	[ -e "$S/mod-cycled" ] || [ "$NOW" -ge "$PH2MAX" ] || return 1
-	# Written whole, then renamed: stopping() reads it from other loops.
-	[ -e "$S/phase2" ] || {
-		echo $((NOW - START)) > "$S/phase2.$BASHPID"
-		mv -f "$S/phase2.$BASHPID" "$S/phase2"
-		log "phase 2 begins"
-	}
+	# Made with noclobber, so that of the loops that see phase 2 begin
+	# one writes it, with no process made (a tmp file and mv took 12 s
+	# under the storms, and a second loop wrote it again meanwhile);
+	# stopping() takes an empty file, read between the open and the
+	# write, as not there yet.
+	set -C
+	{ echo $((NOW - START)) > "$S/phase2"; } 2>/dev/null && log "phase 2 begins"
+	set +C
 	return 0
 }
 log() { nowv; echo "[t=$((NOW - START))] $*"; }
@@ -504,11 +506,21 @@ cgev() {
 	done
 }
 
+# modcount: modloop's figures (its locals: bash's scope is dynamic).
+modcount() {
+	count mod "module_reloads=$reloads" "module_unloads=$unloads" \
+		"module_rmmod_refused_with_events=$refused" \
+		"module_rmmod_ok_with_events=$okwith" "module_busy=$busy" \
+		"module_rmmod_unjudged=$unjudged" "module_rmmod_check_skipped=$skipped" \
+		"module_refcnt_short=$short" \
+		"module_insmod_failed=$insfail" "module_state=$state"
+}
+
 # Unload/load of the test PMU module with events open (see the top).
 modloop() {
 	local reloads=0 unloads=0 refused=0 okwith=0 busy=0 insfail=0 state=loaded
 	local unjudged=0 skipped=0
-	local p i t n try why
+	local p i t n n2 r0 rc try why short=0
 	[ -f "$KO" ] || { touch "$S/mod-cycled"; count mod module_state=builtin-or-absent; return 0; }
 	while ! stopping; do
 		if ! loaded; then
@@ -541,50 +553,60 @@ modloop() {
 		# most checks could not be made.  (test_dev's events are the
 		# devev stressor's.)
 		# Its workload writes modrun and waits for modrel (at most
-		# 120 s): perf stat starts its workload only once it has
+		# 300 s): perf stat starts its workload only once it has
 		# opened its events, so modrun tells that the open is over,
 		# and perf stat's perf fds then tell whether they opened (an
-		# event that fails to open is "<not supported>" and perf stat
-		# runs on).  Waiting for modrel holds the events until rmmod
-		# has been tried: with a plain `sleep 20`, a starved loop
-		# (arm64, 4 vCPUs on 2 cores) once reached rmmod after perf
-		# stat had ended.  A try whose events did not open is tried
-		# again, at most 3 times a cycle: in a short run each check
-		# counts.
+		# event refused with ENOENT, EINVAL, EOPNOTSUPP, ENXIO or
+		# ENOSYS is "<not supported>" and perf stat runs on; other
+		# errors end it).  Waiting for modrel holds the events until
+		# rmmod has been tried: with a plain `sleep 20`, a starved
+		# loop (arm64, 4 vCPUs on 2 cores) once reached rmmod after
+		# perf stat had ended.  A perf stat that ended or opened
+		# nothing is tried again, at most 3 times a cycle (in a short
+		# run each check counts); one still opening after 120 s is not
+		# (another would be as slow, and phase 2 waits for the cycle).
+		# The check: with perf stat's n fds open before and after the
+		# rmmod, rmmod must fail, and the module's count just before
+		# must be at least n (each event holds the module): Debian's
+		# rmmod refuses on its own from that count, so a refusal alone
+		# would not tell perf stat's events from another user's.
 		for ((try = 1; try <= 3; try++)); do
 			stopping && break
 			loaded || break
 			rm -f "$S/modrel" "$S/modrun"
 			perf stat -C 0 -x, -o "$S/mod.csv" \
 				-e test_hw0/cycles/,test_hw1/cycles/ \
-				-- bash -c ": > $S/modrun; t=\$((SECONDS + 120)); while [ ! -e $S/modrel ] && [ \$SECONDS -lt \$t ]; do sleep 1; done" \
+				-- bash -c ": > $S/modrun; t=\$((SECONDS + 300)); while [ ! -e $S/modrel ] && [ \$SECONDS -lt \$t ]; do sleep 1; done" \
 				> /dev/null 2> "$S/mod.err" &
 			p=$!
-			# It starts slowly under the storms: 60 s, with no
+			# It starts slowly under the storms: 120 s, with no
 			# process made while it waits.
-			nowv; t=$((NOW + 60))
+			nowv; t=$((NOW + 120))
 			while [ ! -e "$S/modrun" ] && [ "$NOW" -lt "$t" ] && kill -0 "$p" 2>/dev/null; do
 				snooze 0.5; nowv
 			done
 			n=0
 			[ -e "$S/modrun" ] && kill -0 "$p" 2>/dev/null && n=$(perf_fds "$p")
 			if [ "$n" -gt 0 ]; then
-				log "module: perf stat $p has opened its events ($n perf fds, refcnt $(refcnt))"
-				if rmmod test_perf_pmu 2>/dev/null; then
-					# Judged only if perf stat still holds its
-					# events (it may have closed them on an
-					# error of its own).
-					n=$(perf_fds "$p")
-					if kill -0 "$p" 2>/dev/null && [ "$n" -gt 0 ]; then
-						okwith=$((okwith + 1))
-						log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p holds $n perf fds)"
-					else
-						unjudged=$((unjudged + 1))
-						log "rmmod test_perf_pmu succeeded after perf stat $p closed its events: not judged"
-					fi
+				refcntv; r0=$REFCNT
+				if rmmod test_perf_pmu 2>/dev/null; then rc=0; else rc=1; fi
+				# Judged only if perf stat held its events
+				# throughout (it may close them on an error
+				# of its own; it never opens them again).
+				n2=$(perf_fds "$p")
+				kill -0 "$p" 2>/dev/null || n2=0
+				if [ "$n2" = 0 ]; then
+					unjudged=$((unjudged + 1))
+					log "module: perf stat $p had $n perf fds, but had closed them after the rmmod ($([ $rc = 0 ] && echo succeeded || echo refused)): not judged"
+				elif [ $rc = 0 ]; then
+					okwith=$((okwith + 1))
+					log "BAD: rmmod test_perf_pmu succeeded with events open (perf stat $p holds $n2 perf fds)"
+				elif [ "$r0" -lt "$n2" ]; then
+					short=$((short + 1))
+					log "BAD: the module's count was $r0 with perf stat $p's $n2 events open"
 				else
 					refused=$((refused + 1))
-					log "module: rmmod refused with perf stat's events open, as it should"
+					log "module: rmmod refused with perf stat $p's $n2 events open (refcnt $r0), as it should"
 				fi
 				try=4
 			else
@@ -594,20 +616,19 @@ modloop() {
 				elif [ -e "$S/modrun" ]; then
 					why="perf stat $p runs its workload with no perf fds"
 				else
-					why="perf stat $p has not started its workload in 60 s"
+					why="perf stat $p has not started its workload in 120 s"
+					try=4
 				fi
-				log "module: rmmod check not made (try $try): $why, refcnt $(refcnt); its words: $(cat "$S/mod.err" "$S/mod.csv" 2>/dev/null | tr '\n' ' ' | cut -c1-300)"
+				refcntv
+				log "module: rmmod check not made (try $try): $why, refcnt $REFCNT; its words: $(cat "$S/mod.err" "$S/mod.csv" 2>/dev/null | tr '\n' ' ' | cut -c1-300)"
 			fi
 			touch "$S/modrel"
 			wait "$p"
+			modcount
 			loaded || break
 		done
 		if [ "$state" = pinned ]; then
-			count mod "module_reloads=$reloads" "module_unloads=$unloads" \
-				"module_rmmod_refused_with_events=$refused" \
-				"module_rmmod_ok_with_events=$okwith" "module_busy=$busy" \
-				"module_rmmod_unjudged=$unjudged" "module_rmmod_check_skipped=$skipped" \
-				"module_insmod_failed=$insfail" "module_state=$state"
+			modcount
 			nap 30 || break
 			continue
 		fi
@@ -645,11 +666,7 @@ modloop() {
 			fi
 		fi
 		rm -f "$S/quiesce"
-		count mod "module_reloads=$reloads" "module_unloads=$unloads" \
-			"module_rmmod_refused_with_events=$refused" \
-			"module_rmmod_ok_with_events=$okwith" "module_busy=$busy" \
-			"module_rmmod_unjudged=$unjudged" "module_rmmod_check_skipped=$skipped" \
-			"module_insmod_failed=$insfail" "module_state=$state"
+		modcount
 		nap 5 || break
 	done
 }
