@@ -7,16 +7,20 @@
 # that scripts/bench-report.py reads.  The same script runs on both sides.
 #
 # Kernel command line: perfctx.bench=full|quick (quick: the smoke run,
-# fewer loops and repeats), perfctx.benchfilter=REGEX (scenario names).
+# fewer loops and repeats), perfctx.benchfilter=REGEX (scenario names),
+# perfctx.benchset=exist: only the pipe scenarios whose PMUs exist when
+# the test PMU driver registers test_hw0 alone (scripts/bench.sh boots B
+# so a second time: the cost of the PMUs that exist but have no events).
 set -u
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin
-mode=full filter= hz=250
+mode=full filter= hz=250 set=all
 read -r -a cmdline < /proc/cmdline
 for a in "${cmdline[@]}"; do
 	case $a in
 	perfctx.bench=*) mode=${a#*=} ;;
 	perfctx.benchfilter=*) filter=${a#*=} ;;
 	perfctx.hz=*) hz=${a#*=} ;;	# the kernel's CONFIG_HZ (scripts/bench.sh)
+	perfctx.benchset=*) set=${a#*=} ;;
 	esac
 done
 # loops scale: quick runs a tenth of the loops, twice
@@ -26,7 +30,7 @@ else
 	rep=5 div=1
 fi
 E=/sys/bus/event_source/devices
-echo "bench: $(uname -r), $(nproc) CPU(s), mode $mode${filter:+, filter $filter}"
+echo "bench: $(uname -r), $(nproc) CPU(s), mode $mode, set $set${filter:+, filter $filter}"
 echo "=== STATE kernel=$(uname -r)"
 echo "=== STATE cmdline=$(cat /proc/cmdline)"
 echo "pmus: $(ls $E | tr '\n' ' ')"
@@ -69,6 +73,16 @@ run() {
 
 echo "=== BEGIN bench"
 pl=$((4000 / div))
+if [ "$set" = exist ]; then
+	# The same runs as below, on the PMUs that exist in both boots.
+	for m in self inherit; do
+		for pmus in none sw test_hw0; do
+			run pipe --mode $m --pmus $pmus --loops $pl
+		done
+	done
+	echo "=== END bench rc=$rc"
+	exit $rc
+fi
 # (1) context switch cost, events of 0, 1, 2 and 4 PMUs on each task; (2)
 # the same with inherited events (clone contexts: the swap fast path).
 for m in self inherit; do
@@ -82,16 +96,21 @@ done
 for n in 0 10 100; do
 	run cgroup --dev $n --loops $pl
 done
-# (4) open + enable + close of one task event with N device events active
-for n in 0 10 100; do
-	run open --dev $n --pmus sw --loops $((20000 / div))
+# (4) open + enable + close of one task event with N device events active:
+# a software one, which shares its PMU context with the software event
+# perfbench keeps open, and a test_hw0 one, the first and only of its PMU
+# on the task (on B a PMU context is made and freed each time).
+for p in sw test_hw0; do
+	for n in 0 10 100; do
+		run open --dev $n --pmus $p --loops $((20000 / div))
+	done
 done
 # (5) multiplexing: test_hw0 oversubscribed 4x, with and without events of
 # other PMUs; the tick with and without frequency-mode events
 for o in none test_hw1 test_hw1,test_hw2; do
 	run rotate --pmu test_hw0 --events 16 --others $o --work $((264000000 / div))
 done
-# 12 counting events on four PMUs (no multiplexing: 4 counters each)
+# 12 counting events on three PMUs (no multiplexing: 4 counters each)
 tl=sw,sw,sw,sw,test_hw0,test_hw0,test_hw0,test_hw0,test_hw1,test_hw1,test_hw1,test_hw1
 for t in count freq; do
 	run tick --mode $t --pmus $tl --hz "$hz" --work $((330000000 / div))

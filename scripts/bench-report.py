@@ -7,7 +7,8 @@ rep=I [EXTRA=V...] ns_per_op=X ops=N" lines between "=== BEGIN bench" and
 the ratio patched/base and each side's spread ((max - min) / median over
 the repeats; over 2% is flagged), then the issue's goals.  With --out
 PREFIX it writes PREFIX.md, PREFIX.json and PREFIX-SCENARIO.png plots of
-the scaling scenarios (gnuplot).  Exit status: 0 when both sides ran end to
+the scaling scenarios (gnuplot).  With --b-few LOG (B booted with fewer
+PMUs registered) it also compares B's runs with fewer PMUs and with all.  Exit status: 0 when both sides ran end to
 end (every scenario measured or skipped on both), else 1.  Timings never
 change the exit status.
 """
@@ -159,6 +160,26 @@ def goals(rows):
     return out
 
 
+def goals_exist(erows):
+    """(1), (2): the cost grows with the PMUs that have events, not with
+    the PMUs that exist: B with all PMUs registered against B with fewer,
+    where both have the same events.  Over 1.00 by less than the noise
+    (half the two spreads) is "within noise"."""
+    out = []
+    for r in erows:
+        pm = param(r['key'], 'pmus')
+        if pm == 'none' or r['ratio'] is None:
+            continue
+        n = '(1)' if param(r['key'], 'mode') == 'self' else '(2)'
+        noise = None
+        if r['spread_few'] is not None and r['spread_all'] is not None:
+            noise = (r['spread_few'] + r['spread_all']) / 2
+        out.append((n + ' not with the PMUs that exist (<= 1.00)',
+                    'B: %s, all PMUs / test_hw0 alone' % r['key'],
+                    r['ratio'], verdict(r['ratio'], 1.0, noise)))
+    return out
+
+
 def plot(prefix, rows, scen, xname, xmap, title):
     pts = []
     for r in rows:
@@ -183,6 +204,7 @@ set xlabel '%s'
 set ylabel 'guest ns per operation (= instructions)'
 set key left top
 set grid
+set termoption noenhanced
 plot '%s' using 1:2 with linespoints title 'base (A)', '' using 1:3 with linespoints title 'patched (B)'
 ''' % (png, title, xname, dat)
     try:
@@ -201,6 +223,7 @@ def main():
     ap.add_argument('--mode', default='full')
     ap.add_argument('--a', required=True)
     ap.add_argument('--b', required=True)
+    ap.add_argument('--b-few', help='B booted with fewer PMUs registered')
     ap.add_argument('--a-desc', default='A')
     ap.add_argument('--b-desc', default='B')
     ap.add_argument('--same', default='0')
@@ -227,6 +250,18 @@ def main():
                      'reps_a': ra.get(k, {}).get('ns', []),
                      'reps_b': rb.get(k, {}).get('ns', []),
                      'extra': extra})
+
+    # B with fewer PMUs registered against B with all of them
+    erows, sf, ef, rcf = [], [], [], 0
+    if o.b_few:
+        rf, sf, ef, rcf = parse(o.b_few)
+        for k in rf:
+            few, spf = summary(rf[k]['ns'])
+            allv, spa = summary(rb.get(k, {}).get('ns', []))
+            erows.append({'key': k, 'few': few, 'all': allv,
+                          'ratio': allv / few if few and allv is not None else None,
+                          'spread_few': spf, 'spread_all': spa,
+                          'reps_few': rf[k]['ns']})
 
     date = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     kern = {}
@@ -273,11 +308,26 @@ def main():
     md.append('')
     md.append('| goal | measured | value | met |')
     md.append('|---|---|---:|---|')
-    gl = goals(rows)
+    gl = goals(rows) + goals_exist(erows)
     for g, what, x, v in gl:
         md.append('| %s | `%s` | %s | %s |' % (g, what, fmt(x, 3), v))
     md.append('')
-    for side, s, e in (('A', sa, ea), ('B', sb, eb)):
+    if o.b_few:
+        md.append('## PMUs that exist (B only)')
+        md.append('')
+        md.append('B booted twice: with all the PMUs above (test_hw0, test_hw1, test_hw2, '
+                  'test_dev among them) and with test_hw0 the only test PMU; the same '
+                  'scenarios, whose events are on PMUs that both boots have.')
+        md.append('')
+        md.append('| scenario | test_hw0 alone ns/op | all PMUs ns/op | all/alone | spread alone | spread all |')
+        md.append('|---|---:|---:|---:|---:|---:|')
+        for r in erows:
+            sp = ['-' if r[x] is None else '%.2f%%' % (r[x] * 100)
+                  for x in ('spread_few', 'spread_all')]
+            md.append('| `%s` | %s | %s | %s | %s | %s |' % (
+                r['key'], fmt(r['few']), fmt(r['all']), fmt(r['ratio'], 3), sp[0], sp[1]))
+        md.append('')
+    for side, s, e in (('A', sa, ea), ('B', sb, eb), ('B-few', sf, ef)):
         for x in s:
             md.append('- skipped on %s: %s' % (side, x))
         for x in e:
@@ -285,9 +335,11 @@ def main():
     # Every scenario of guest/bench.sh must run: a skip is the guest's setup
     # gone wrong (no test PMU, no cgroup2...), so it fails the harness too.
     ok = rca == 0 and rcb == 0 and not ea and not eb and not sa and not sb and bool(rows)
+    if o.b_few:
+        ok = ok and rcf == 0 and not ef and not sf
     if not ok:
-        md.append('- the harness did not run end to end (guest rc A=%s B=%s; errors and skips above)'
-                  % (rca, rcb))
+        md.append('- the harness did not run end to end (guest rc A=%s B=%s%s; errors and skips above)'
+                  % (rca, rcb, ' B-few=%s' % rcf if o.b_few else ''))
 
     pngs = []
     if o.out:
@@ -306,7 +358,8 @@ def main():
                 ('cgroup', 'device (test_dev) events active on the CPU',
                  lambda k: int(param(k, 'dev')), 'cgroup switch (pipe ping-pong, two cgroups)'),
                 ('open', 'device (test_dev) events active on the CPU',
-                 lambda k: int(param(k, 'dev')), 'open + enable + close of one task event'),
+                 lambda k: int(param(k, 'dev')) if param(k, 'pmu') == 'sw' else None,
+                 'open + enable + close of one software task event'),
                 ('pipe', 'PMUs with events on each task',
                  pipe_x, 'context switch (pipe ping-pong), own contexts')):
             p = plot(o.out, rows, scen, xname, xmap, title)
@@ -326,7 +379,8 @@ def main():
         with open(o.out + '.json', 'w') as f:
             json.dump({'arch': o.arch, 'date': date, 'command': o.command,
                        'a': o.a_desc, 'b': o.b_desc, 'kernels': kern,
-                       'rows': rows, 'goals': [list(g) for g in gl],
+                       'rows': rows, 'exist_rows': erows,
+                       'goals': [list(g) for g in gl],
                        'flagged_spreads': flagged}, f, indent=1)
         print('bench: report in %s.md' % os.path.relpath(o.out))
     print('bench: %s, %d scenarios, %d spreads over %d%%' % (

@@ -30,6 +30,11 @@
 # KUnit suites are skipped at boot with kunit.filter_glob).
 # Benchmarks never fail on a timing: the exit status says only whether the
 # harness ran end to end.
+#
+# B boots a second time with test_hw0 the only test PMU and runs the pipe
+# scenarios of the PMUs it has (guest/bench.sh, perfctx.benchset=exist):
+# the report compares them with B's first boot, where three more PMUs
+# exist (test_hw1, test_hw2, test_dev) without events in those scenarios.
 . "$(dirname "$0")/lib.sh"
 arch=${1:-${ARCH:-x86_64}}
 arch_vars "$arch"
@@ -98,7 +103,7 @@ GUEST_EXTRA_ROOT=$extra OUT=$bo "$TOP/scripts/mkinitramfs.sh" "$arch"
 # The test PMUs on the one CPU (scripts/lib.sh).
 tpmu=$BENCH_TEST_PMU
 logs=$BUILD/logs/$arch-bench
-rm -rf "$logs/A" "$logs/B"
+rm -rf "$logs/A" "$logs/B" "$logs/B-few"
 mkdir -p "$logs"
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$kb/.config")
 rc=0
@@ -111,8 +116,16 @@ for side in A B; do
 		OUT=$bo "$TOP/scripts/qemu.sh" "$arch" bench "" "$k" ||
 		{ rc=$?; say "bench: the $side side's guest failed (status $rc), see $logs/$side/"; }
 done
+# B once more with test_hw0 the only test PMU (no test_hw1, test_hw2 nor
+# test_dev): its pipe runs against B's own show whether a context switch
+# costs more for PMUs that exist but have no events (issue 6, goal 1).
+LOGS=$logs/B-few ICOUNT=1 SMP=1 MEM=1G TIMEOUT=${TIMEOUT:-3600} TEST_PMU=$BENCH_TEST_PMU_FEW \
+	CMDLINE="perfctx.bench=$mode perfctx.benchset=exist perfctx.hz=${hz:-250}${BENCH_FILTER:+ perfctx.benchfilter=$BENCH_FILTER}$extra_cmdline" \
+	OUT=$bo "$TOP/scripts/qemu.sh" "$arch" bench "" "$kb" ||
+	{ rc=$?; say "bench: the B-few guest failed (status $rc), see $logs/B-few/"; }
 
 args=(--arch "$arch" --mode "$mode" --a "$logs/A/guest.log" --b "$logs/B/guest.log"
+	--b-few "$logs/B-few/guest.log"
 	--a-desc "base + $a_n patches ($a_desc), $(git -C "$SRC" log -1 --format=%s "$a_commit")"
 	--b-desc "base + $b_n patches ($b_desc), $(git -C "$SRC" log -1 --format=%s HEAD)"
 	--same "$([ "$ka" = "$kb" ] && echo 1 || echo 0)"

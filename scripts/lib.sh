@@ -26,6 +26,8 @@ export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EM
 # all active) and a 10 ms snapshot period.
 BENCH_TEST_PMU="test_perf_pmu.nr_hw=3 test_perf_pmu.cpus=0x1,0x1,0x1"
 BENCH_TEST_PMU+=" test_perf_pmu.dev_cpu=0 test_perf_pmu.dev_counters=128 test_perf_pmu.dev_period_us=10000"
+# The same with test_hw0 alone: the "PMUs that exist" boot of scripts/bench.sh.
+BENCH_TEST_PMU_FEW="test_perf_pmu.nr_hw=1 test_perf_pmu.cpus=0x1 test_perf_pmu.device=0"
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
