@@ -180,7 +180,7 @@ def goals_exist(erows):
     return out
 
 
-def plot(prefix, rows, scen, xname, xmap, title):
+def plot(prefix, rows, scen, xname, xmap, title, name=None):
     pts = []
     for r in rows:
         if r['key'].split()[0] != scen:
@@ -192,8 +192,8 @@ def plot(prefix, rows, scen, xname, xmap, title):
     if len(pts) < 2:
         return None
     pts.sort()
-    dat = prefix + '-%s.dat' % scen
-    png = prefix + '-%s.png' % scen
+    dat = prefix + '-%s.dat' % (name or scen)
+    png = prefix + '-%s.png' % (name or scen)
     with open(dat, 'w') as f:
         for p in pts:
             f.write('%s %s %s\n' % p)
@@ -346,13 +346,19 @@ def main():
         os.makedirs(os.path.dirname(o.out), exist_ok=True)
         npmus = {'none': 0}
 
-        def pipe_x(k):
-            if param(k, 'mode') != 'self':
-                return None
-            p = param(k, 'pmus')
-            if p is None or not (p == 'none' or p.startswith('sw')):
-                return None
-            return npmus.get(p, len(p.split(',')))
+        def pipe_x(mode):
+            def x(k):
+                if param(k, 'mode') != mode:
+                    return None
+                p = param(k, 'pmus')
+                if p is None or not (p == 'none' or p.startswith('sw')):
+                    return None
+                return npmus.get(p, len(p.split(',')))
+            return x
+
+        def rotate_x(k):
+            o = param(k, 'others')
+            return None if o is None else npmus.get(o, len(o.split(',')))
 
         for scen, xname, xmap, title in (
                 ('cgroup', 'device (test_dev) events active on the CPU',
@@ -361,8 +367,13 @@ def main():
                  lambda k: int(param(k, 'dev')) if param(k, 'pmu') == 'sw' else None,
                  'open + enable + close of one software task event'),
                 ('pipe', 'PMUs with events on each task',
-                 pipe_x, 'context switch (pipe ping-pong), own contexts')):
-            p = plot(o.out, rows, scen, xname, xmap, title)
+                 pipe_x('self'), 'context switch (pipe ping-pong), own contexts'),
+                ('pipe', 'PMUs with events on each task',
+                 pipe_x('inherit'), 'context switch (pipe ping-pong), clone contexts'),
+                ('rotate', 'other PMUs with events (one each)', rotate_x,
+                 'one rotation of test_hw0 (16 events on 4 counters)')):
+            name = 'pipe-inherit' if 'clone' in title else None
+            p = plot(o.out, rows, scen, xname, xmap, title, name)
             if p:
                 pngs.append(p)
         if pngs:
