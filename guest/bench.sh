@@ -13,14 +13,14 @@
 # so a second time: the cost of the PMUs that exist but have no events).
 set -u
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin
-mode=full filter= hz=250 set=all
+mode=full filter='' hz=250 benchset=all
 read -r -a cmdline < /proc/cmdline
 for a in "${cmdline[@]}"; do
 	case $a in
 	perfctx.bench=*) mode=${a#*=} ;;
 	perfctx.benchfilter=*) filter=${a#*=} ;;
 	perfctx.hz=*) hz=${a#*=} ;;	# the kernel's CONFIG_HZ (scripts/bench.sh)
-	perfctx.benchset=*) set=${a#*=} ;;
+	perfctx.benchset=*) benchset=${a#*=} ;;
 	esac
 done
 # loops scale: quick runs a tenth of the loops, twice
@@ -30,7 +30,7 @@ else
 	rep=5 div=1
 fi
 E=/sys/bus/event_source/devices
-echo "bench: $(uname -r), $(nproc) CPU(s), mode $mode, set $set${filter:+, filter $filter}"
+echo "bench: $(uname -r), $(nproc) CPU(s), mode $mode, set $benchset${filter:+, filter $filter}"
 echo "=== STATE kernel=$(uname -r)"
 echo "=== STATE cmdline=$(cat /proc/cmdline)"
 echo "pmus: $(ls $E | tr '\n' ' ')"
@@ -73,16 +73,23 @@ run() {
 
 echo "=== BEGIN bench"
 pl=$((4000 / div))
-if [ "$set" = exist ]; then
+case $benchset in
+all) ;;
+exist)
 	# The same runs as below, on the PMUs that exist in both boots.
 	for m in self inherit; do
 		for pmus in none sw test_hw0; do
 			run pipe --mode $m --pmus $pmus --loops $pl
 		done
+		[ -n "$cpupmu" ] && run pipe --mode $m --pmus "$cpupmu" --loops $pl
 	done
 	echo "=== END bench rc=$rc"
-	exit $rc
-fi
+	exit $rc ;;
+*)
+	echo "error benchset what=unknown_set_$benchset"
+	echo "=== END bench rc=1"
+	exit 1 ;;
+esac
 # (1) context switch cost, events of 0, 1, 2 and 4 PMUs on each task; (2)
 # the same with inherited events (clone contexts: the swap fast path).
 for m in self inherit; do

@@ -7,10 +7,11 @@ rep=I [EXTRA=V...] ns_per_op=X ops=N" lines between "=== BEGIN bench" and
 the ratio patched/base and each side's spread ((max - min) / median over
 the repeats; over 2% is flagged), then the issue's goals.  With --out
 PREFIX it writes PREFIX.md, PREFIX.json and PREFIX-SCENARIO.png plots of
-the scaling scenarios (gnuplot).  With --b-few LOG (B booted with fewer
-PMUs registered) it also compares B's runs with fewer PMUs and with all.  Exit status: 0 when both sides ran end to
-end (every scenario measured or skipped on both), else 1.  Timings never
-change the exit status.
+the scaling scenarios (gnuplot).  With --b-few LOG (B booted again with
+fewer PMUs registered) it also sets B's pipe runs with fewer PMUs against
+the same runs with all of them.  Exit status: 0 when every guest ran end
+to end (every scenario measured), else 1.  Timings never change the exit
+status.
 """
 import argparse
 import datetime
@@ -160,27 +161,64 @@ def goals(rows):
     return out
 
 
-def goals_exist(erows):
+# The PMUs that B has and B-few must not, for the "PMUs that exist" rows.
+EXIST_EXTRA = {'test_hw1', 'test_hw2', 'test_dev'}
+
+
+def state(path, name):
+    """the value of a guest log's "=== STATE NAME=" line, or '?'"""
+    try:
+        m = re.search(r'^=== STATE %s=(.*)$' % re.escape(name),
+                      open(path, errors='replace').read(), re.M)
+    except OSError:
+        return '?'
+    return m.group(1) if m else '?'
+
+
+def pmus_of(path):
+    """the PMUs a guest had: its "pmus: ..." line (guest/bench.sh)"""
+    try:
+        for line in open(path, errors='replace'):
+            if line.startswith('pmus: '):
+                return set(line.split()[1:])
+    except OSError:
+        pass
+    return set()
+
+
+def exist_keys(key):
+    """(goal number, mode) of a pipe run the "PMUs that exist" rows judge"""
+    mode = param(key, 'mode')
+    if key.split()[0] != 'pipe' or mode not in ('self', 'inherit'):
+        return None
+    return '(1)' if mode == 'self' else '(2)'
+
+
+def goals_exist(erows, extra):
     """(1), (2): the cost grows with the PMUs that have events, not with
     the PMUs that exist: B with all PMUs registered against B with fewer,
     where both have the same events.  Over 1.00 by less than the noise
-    (half the two spreads) is "within noise"."""
+    (half the two spreads) is "within noise".  Not measured unless B-few
+    really lacked the PMUs of EXIST_EXTRA."""
     out = []
     for r in erows:
-        pm = param(r['key'], 'pmus')
-        if pm == 'none' or r['ratio'] is None:
+        n = exist_keys(r['key'])
+        if n is None or param(r['key'], 'pmus') == 'none':
             continue
-        n = '(1)' if param(r['key'], 'mode') == 'self' else '(2)'
+        what = 'B: %s, all PMUs / test_hw0 alone' % r['key']
+        goal = n + ' not with the PMUs that exist (<= 1.00)'
+        if not EXIST_EXTRA <= extra:
+            out.append((goal, what, None, 'not measured (B-few has %s too)'
+                        % ', '.join(sorted(EXIST_EXTRA - extra))))
+            continue
         noise = None
         if r['spread_few'] is not None and r['spread_all'] is not None:
             noise = (r['spread_few'] + r['spread_all']) / 2
-        out.append((n + ' not with the PMUs that exist (<= 1.00)',
-                    'B: %s, all PMUs / test_hw0 alone' % r['key'],
-                    r['ratio'], verdict(r['ratio'], 1.0, noise)))
+        out.append((goal, what, r['ratio'], verdict(r['ratio'], 1.0, noise)))
     return out
 
 
-def plot(prefix, rows, scen, xname, xmap, title, name=None):
+def plot(prefix, rows, scen, xname, xmap, title, name=None, ints=False):
     pts = []
     for r in rows:
         if r['key'].split()[0] != scen:
@@ -205,8 +243,8 @@ set ylabel 'guest ns per operation (= instructions)'
 set key left top
 set grid
 set termoption noenhanced
-plot '%s' using 1:2 with linespoints title 'base (A)', '' using 1:3 with linespoints title 'patched (B)'
-''' % (png, title, xname, dat)
+%splot '%s' using 1:2 with linespoints title 'base (A)', '' using 1:3 with linespoints title 'patched (B)'
+''' % (png, title, xname, 'set xtics 1\n' if ints else '', dat)
     try:
         subprocess.run(['gnuplot'], input=gp, text=True, check=True)
     except (OSError, subprocess.CalledProcessError) as e:
@@ -252,25 +290,21 @@ def main():
                      'extra': extra})
 
     # B with fewer PMUs registered against B with all of them
-    erows, sf, ef, rcf = [], [], [], 0
+    erows, sf, ef, rcf, extra_pmus = [], [], [], 0, set()
     if o.b_few:
         rf, sf, ef, rcf = parse(o.b_few)
+        extra_pmus = pmus_of(o.b) - pmus_of(o.b_few)
         for k in rf:
-            few, spf = summary(rf[k]['ns'])
-            allv, spa = summary(rb.get(k, {}).get('ns', []))
+            few, sp_few = summary(rf[k]['ns'])
+            allv, sp_all = summary(rb.get(k, {}).get('ns', []))
             erows.append({'key': k, 'few': few, 'all': allv,
                           'ratio': allv / few if few and allv is not None else None,
-                          'spread_few': spf, 'spread_all': spa,
-                          'reps_few': rf[k]['ns']})
+                          'spread_few': sp_few, 'spread_all': sp_all,
+                          'reps_few': rf[k]['ns'],
+                          'reps_all': rb.get(k, {}).get('ns', [])})
 
     date = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    kern = {}
-    for side, path in (('A', o.a), ('B', o.b)):
-        try:
-            m = re.search(r'^=== STATE kernel=(.*)$', open(path, errors='replace').read(), re.M)
-            kern[side] = m.group(1) if m else '?'
-        except OSError:
-            kern[side] = '?'
+    kern = {'A': state(o.a, 'kernel'), 'B': state(o.b, 'kernel')}
     md = []
     md.append('# perf core A/B benchmarks: %s, %s' % (o.arch, date))
     md.append('')
@@ -308,24 +342,50 @@ def main():
     md.append('')
     md.append('| goal | measured | value | met |')
     md.append('|---|---|---:|---|')
-    gl = goals(rows) + goals_exist(erows)
+    gl = goals(rows) + goals_exist(erows, extra_pmus)
     for g, what, x, v in gl:
         md.append('| %s | `%s` | %s | %s |' % (g, what, fmt(x, 3), v))
     md.append('')
-    if o.b_few:
+    if erows:
         md.append('## PMUs that exist (B only)')
         md.append('')
-        md.append('B booted twice: with all the PMUs above (test_hw0, test_hw1, test_hw2, '
-                  'test_dev among them) and with test_hw0 the only test PMU; the same '
-                  'scenarios, whose events are on PMUs that both boots have.')
+        md.append('B booted again with fewer PMUs registered (B-few: kernel %s, `%s`); '
+                  'the same runs, whose events are on PMUs that both boots have.  '
+                  'PMUs of B that B-few lacks: %s.' % (
+                      state(o.b_few, 'kernel'), state(o.b_few, 'cmdline'),
+                      ', '.join(sorted(extra_pmus)) or 'none'))
         md.append('')
-        md.append('| scenario | test_hw0 alone ns/op | all PMUs ns/op | all/alone | spread alone | spread all |')
-        md.append('|---|---:|---:|---:|---:|---:|')
+        md.append('| scenario | B-few ns/op | B ns/op | B/B-few | spread B-few | spread B | notes |')
+        md.append('|---|---:|---:|---:|---:|---:|---|')
         for r in erows:
+            notes = []
+            for x in ('spread_few', 'spread_all'):
+                if r[x] is not None and r[x] > SPREAD_FLAG:
+                    notes.append('! %s' % x.replace('_all', ' B').replace('_few', ' B-few'))
+                    flagged += 1
             sp = ['-' if r[x] is None else '%.2f%%' % (r[x] * 100)
                   for x in ('spread_few', 'spread_all')]
-            md.append('| `%s` | %s | %s | %s | %s | %s |' % (
-                r['key'], fmt(r['few']), fmt(r['all']), fmt(r['ratio'], 3), sp[0], sp[1]))
+            md.append('| `%s` | %s | %s | %s | %s | %s | %s |' % (
+                r['key'], fmt(r['few']), fmt(r['all']), fmt(r['ratio'], 3), sp[0], sp[1],
+                ', '.join(notes)))
+        # Against the cost of one more PMU with events on B.
+        bk = {r['key']: r for r in rows}
+        n_extra = len(extra_pmus)
+        lines = []
+        for mode in ('self', 'inherit'):
+            one = [r for r in erows if r['key'] == 'pipe pmus=test_hw0 mode=%s' % mode]
+            a1 = bk.get('pipe pmus=sw mode=%s' % mode)
+            a2 = bk.get('pipe pmus=sw,test_hw0 mode=%s' % mode)
+            if one and one[0]['all'] is not None and one[0]['few'] is not None and \
+               n_extra and a1 and a2 and a1['b'] is not None and a2['b'] is not None:
+                lines.append('- %s: %+.1f ns per op for each PMU that exists without events '
+                          '(pipe test_hw0, (B - B-few) / %d); one more PMU with events '
+                          '(pipe sw,test_hw0 - pipe sw, B) adds %.1f ns.' % (
+                              mode, (one[0]['all'] - one[0]['few']) / n_extra, n_extra,
+                              a2['b'] - a1['b']))
+        if lines:
+            md.append('')
+            md.extend(lines)
         md.append('')
     for side, s, e in (('A', sa, ea), ('B', sb, eb), ('B-few', sf, ef)):
         for x in s:
@@ -360,24 +420,30 @@ def main():
             o = param(k, 'others')
             return None if o is None else npmus.get(o, len(o.split(',')))
 
-        for scen, xname, xmap, title in (
-                ('cgroup', 'device (test_dev) events active on the CPU',
-                 lambda k: int(param(k, 'dev')), 'cgroup switch (pipe ping-pong, two cgroups)'),
-                ('open', 'device (test_dev) events active on the CPU',
-                 lambda k: int(param(k, 'dev')) if param(k, 'pmu') == 'sw' else None,
-                 'open + enable + close of one software task event'),
-                ('pipe', 'PMUs with events on each task',
-                 pipe_x('self'), 'context switch (pipe ping-pong), own contexts'),
-                ('pipe', 'PMUs with events on each task',
-                 pipe_x('inherit'), 'context switch (pipe ping-pong), clone contexts'),
-                ('rotate', 'other PMUs with events (one each)', rotate_x,
-                 'one rotation of test_hw0 (16 events on 4 counters)')):
-            name = 'pipe-inherit' if 'clone' in title else None
-            p = plot(o.out, rows, scen, xname, xmap, title, name)
+        def open_x(pmu):
+            return lambda k: int(param(k, 'dev')) if param(k, 'pmu') == pmu else None
+
+        dev_axis = 'device (test_dev) events active on the CPU'
+        # (file name, scenario, x axis, x of a row, title, integer x ticks)
+        for name, scen, xname, xmap, title, ints in (
+                ('cgroup', 'cgroup', dev_axis, lambda k: int(param(k, 'dev')),
+                 'cgroup switch (pipe ping-pong, two cgroups)', False),
+                ('open', 'open', dev_axis, open_x('sw'),
+                 'open + enable + close of one software task event', False),
+                ('open-hw', 'open', dev_axis, open_x('test_hw0'),
+                 'open + enable + close of one test_hw0 task event', False),
+                ('pipe', 'pipe', 'PMUs with events on each task', pipe_x('self'),
+                 'context switch (pipe ping-pong), own contexts', True),
+                ('pipe-inherit', 'pipe', 'PMUs with events on each task', pipe_x('inherit'),
+                 'context switch (pipe ping-pong), clone contexts', True),
+                ('rotate', 'rotate', 'other PMUs with events (one each)', rotate_x,
+                 'one rotation of test_hw0 (16 events on 4 counters)', True)):
+            p = plot(o.out, rows, scen, xname, xmap, title, name, ints)
             if p:
                 pngs.append(p)
         if pngs:
-            md.append('')
+            if md[-1]:
+                md.append('')
             md.append('Plots: ' + ', '.join('`%s`' % os.path.basename(p) for p in pngs))
     text = '\n'.join(md) + '\n'
     sys.stdout.write(text)
@@ -391,6 +457,9 @@ def main():
             json.dump({'arch': o.arch, 'date': date, 'command': o.command,
                        'a': o.a_desc, 'b': o.b_desc, 'kernels': kern,
                        'rows': rows, 'exist_rows': erows,
+                       'b_few': {'kernel': state(o.b_few, 'kernel') if o.b_few else None,
+                                 'cmdline': state(o.b_few, 'cmdline') if o.b_few else None,
+                                 'pmus_b_lacks': sorted(extra_pmus)},
                        'goals': [list(g) for g in gl],
                        'flagged_spreads': flagged}, f, indent=1)
         print('bench: report in %s.md' % os.path.relpath(o.out))
