@@ -1,0 +1,1 @@
+"""The perf-context series workshop: build, boot, judge (docs/harness.md)."""

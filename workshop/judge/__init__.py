@@ -1,0 +1,1 @@
+"""One judge: the scanners and parsers of guest logs, and the result file."""
