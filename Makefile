@@ -1,93 +1,84 @@
-# The perf context series workshop.  `make help` lists the targets.
-ARCH ?= arm64
-S := scripts
+# The perf context series workshop: the README's entry points, each a thin
+# alias of ./ws (`./ws --help`; the run kinds are config/profiles.toml).
+WS := ./ws
+# The arch of the targets that take one; each profile has its own default.
+ARCH_OPT := $(if $(ARCH),--arch $(ARCH))
+ARCHS_OPT := $(foreach a,$(ARCHS),--arch $(a))
+set = $(if $(2),--set $(1)=$(2))
+space := $() $()
 
 .PHONY: help deps tree export kernel tools initramfs run check check-full \
-	checkpatch mutants stress bench build-each build-arches clean
+	checkpatch selftest mutants stress bench bench-profile build-each \
+	build-arches clean
 
 help:
-	@echo "make run         build the patched kernel for ARCH (default arm64)"
-	@echo "                 and boot it under QEMU, showing perf at work"
-	@echo "make check       the whole test suite, x86_64 and arm64"
-	@echo "make check-full  the same with every 'perf test'"
-	@echo "make tree        build/linux: the base + patches/series (git am)"
-	@echo "make export      build/linux base..HEAD back into patches/"
-	@echo "make kernel|tools|initramfs ARCH=..   one build step"
-	@echo "make checkpatch  checkpatch --strict on patches/"
-	@echo "make mutants     break the perf core on purpose, one behaviour at a"
-	@echo "                 time (x86_64), and show which tests notice"
-	@echo "make stress      stress and fuzz the debug kernel + kmemleak under QEMU"
-	@echo "                 (ARCH default x86_64 here, DURATION=1800 seconds)"
-	@echo "make bench       A/B benchmarks, the series before the rewrite against"
-	@echo "                 the whole series, under QEMU -icount (ARCH default x86_64)"
-	@echo "make build-each  build every patch of the series in turn (x86_64) and"
-	@echo "                 report the first that breaks"
-	@echo "make build-arches x86_64_defconfig, KVM, arm64 defconfig, the powerpc and s390"
-	@echo "                 perf objects, and kernel/events/ with W=1 and sparse"
-	@echo "                 against the base"
-	@echo "make deps        install the Debian packages (root)"
+	@echo "make run          build the patched kernel (ARCH=arm64|x86_64) and boot it, perf at work"
+	@echo "make check        the whole test suite, x86_64 and arm64 (ARCHS= for fewer)"
+	@echo "make check-full   the same with every 'perf test'"
+	@echo "make selftest     the harness's own tests"
+	@echo "make stress       stress and fuzz the debug kernel (ARCH, DURATION, SEED, MODPHASE, BASE=1)"
+	@echo "make bench        A/B benchmarks under -icount (ARCH, BENCH_FILTER)"
+	@echo "make bench-profile ARGS='pipe --mode self --pmus sw'  instructions by function, A and B"
+	@echo "make mutants      the perf core broken on purpose, one boot each (N='1 3')"
+	@echo "make build-each   every patch of the series built in turn"
+	@echo "make build-arches defconfigs, KVM, powerpc, s390, W=1 and sparse (STEPS=)"
+	@echo "make tree|export  build/src/linux from patches/, and back (FORCE=1)"
+	@echo "make kernel|tools|initramfs ARCH=..  one build step"
+	@echo "make checkpatch   checkpatch --strict on patches/"
+	@echo "make deps         install the Debian packages (root)"
+	@echo "make clean        remove every build output (build/, the trees kept)"
 
 deps:
-	$(S)/deps.sh
+	$(WS) deps build run bench lint selftest
 
-tree: deps
-	$(S)/tree.sh
+tree:
+	$(WS) tree $(if $(FORCE),--force)
 
 export:
-	$(S)/export.sh
+	$(WS) export $(if $(FORCE),--force)
 
-kernel: deps
-	SYNC=1 $(S)/tree.sh
-	$(S)/build-kernel.sh $(ARCH)
+kernel:
+	$(WS) build $(or $(ARCH),arm64) debug
 
-tools: deps
-	SYNC=1 $(S)/tree.sh
-	$(S)/build-tools.sh $(ARCH)
+tools:
+	$(WS) tools $(or $(ARCH),arm64)
 
-initramfs: tools
-	$(S)/mkinitramfs.sh $(ARCH)
+initramfs:
+	$(WS) initramfs $(or $(ARCH),arm64) check
 
-run: kernel initramfs
-	CONSOLE=$(or $(CONSOLE),0) TIMEOUT=900 $(S)/qemu.sh $(ARCH) run
-	@cat build/logs/$(ARCH)-run/guest.log
+run:
+	$(WS) run run $(ARCH_OPT) $(if $(CONSOLE),--console)
 
 check:
-	$(S)/check.sh core
+	$(WS) suite check $(ARCHS_OPT)
 
 check-full:
-	$(S)/check.sh full
+	$(WS) suite check-full $(ARCHS_OPT)
 
 checkpatch:
-	$(S)/check.sh checkpatch
+	$(WS) run checkpatch
 
-mutants: deps
-	SYNC=1 $(S)/tree.sh
-	$(S)/build-tools.sh x86_64
-	tests/mutants/run.sh $(N)
+selftest:
+	$(WS) run selftest
 
-# `make stress` defaults to x86_64 (the other targets to arm64) unless ARCH
-# is given on the command line or in the environment.
-STRESS_ARCH := $(if $(filter file,$(origin ARCH)),x86_64,$(ARCH))
-DURATION ?= 1800
+mutants:
+	$(WS) run mutants $(call set,mutants,$(N))
 
-build-each: deps
-	SYNC=1 $(S)/tree.sh
-	$(S)/build-each.sh $(or $(EACH_ARCH),x86_64)
+stress:
+	$(WS) run $(if $(BASE),stress-base,stress) $(ARCH_OPT) $(call set,duration,$(DURATION)) \
+		$(call set,seed,$(SEED)) $(call set,modphase,$(MODPHASE))
 
-build-arches: deps
-	SYNC=1 $(S)/tree.sh
-	$(S)/build-arches.sh $(STEPS)
+bench:
+	$(WS) run bench $(ARCH_OPT) $(call set,benchfilter,$(BENCH_FILTER))
 
-stress: deps
-	SYNC=1 $(S)/tree.sh
-	$(S)/build-tools.sh $(STRESS_ARCH)
-	$(S)/stress.sh $(STRESS_ARCH) $(DURATION)
+bench-profile:
+	$(WS) run bench-profile $(ARCH_OPT) $(call set,prof,$(subst $(space),+,$(strip $(ARGS))))
 
-# `make bench` defaults to x86_64 as `make stress` does.
-bench: deps
-	SYNC=1 $(S)/tree.sh
-	$(S)/build-tools.sh $(STRESS_ARCH)
-	$(S)/bench.sh $(STRESS_ARCH)
+build-each:
+	$(WS) run build-each $(ARCH_OPT)
+
+build-arches:
+	$(WS) run build-arches $(call set,steps,$(STEPS))
 
 clean:
-	rm -rf build/out build/logs
+	$(WS) clean

@@ -1,14 +1,12 @@
-#!/usr/bin/env python3
 """Break the perf core on purpose, one behaviour at a time, to show that the
-suite notices.  Edits kernel/events/core.c of the tree given as argv[1] (a
-scratch worktree, never build/linux): each mutant is guarded by the boot
-parameter perf_mutant=N, so one kernel serves them all; N=0 is the
-unbroken kernel.  tests/mutants/run.sh builds it and boots it once per
+suite notices.  apply() edits kernel/events/core.c of a scratch worktree
+(build/src/wt-mutants, never build/src/linux): each mutant is guarded by
+the boot parameter perf_mutant=N, so one kernel serves them all; N=0 is
+the unbroken kernel.  `make mutants` builds it and boots it once per
 mutant.  MUTANTS below: number, what breaks, which tests must notice.
 The anchors are those of the series' core.c, after the context rewrite
 (one context per task and CPU, a PMU context per PMU in each); each must
 match exactly once."""
-import sys
 
 MUTANTS = [
     (1, 'no rotation: flexible groups beyond the counters never take turns',
@@ -126,13 +124,14 @@ MUTANTS = [
      None, None),
 ]
 
-def main():
-    path = sys.argv[1] + '/kernel/events/core.c'
+def apply(tree):
+    """Write every mutant into TREE's kernel/events/core.c."""
+    path = tree + '/kernel/events/core.c'
     s = open(path).read()
     head = '#include <asm/irq_regs.h>\n'
     assert head in s
     s = s.replace(head, head + '#include <linux/delay.h>\n'
-                  '\n/* tests/mutants: break one behaviour on purpose */\n'
+                  '\n/* workshop/mutants.py: break one behaviour on purpose */\n'
                   'static int perf_mutant;\ncore_param(perf_mutant, perf_mutant, int, 0444);\n', 1)
     for n, what, tests, anchor, ins in MUTANTS:
         if n == 3:
@@ -200,9 +199,7 @@ def main():
         s = s.replace(anchor, new, 1)
     open(path, 'w').write(s)
 
-if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        for n, what, tests, *_ in MUTANTS:
-            print('%d\t%s\t%s' % (n, what, tests))
-    else:
-        main()
+
+def names():
+    """{number: what it breaks}, 0 the unbroken kernel."""
+    return dict([(0, 'unbroken')] + [(m[0], m[1]) for m in MUTANTS])

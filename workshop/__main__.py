@@ -1,0 +1,3 @@
+from workshop.cli import main
+
+main()

@@ -1,0 +1,141 @@
+"""The profiles that only build: every patch in turn (build-each), and the
+builds beyond the test configs (build-arches: defconfigs, KVM, the other
+arches' perf objects, kernel/events/ with W=1 and sparse against the
+base)."""
+import glob
+import os
+import subprocess
+import time
+
+from workshop import build, conf, tree
+from workshop.judge import builds
+from workshop.judge.result import Result
+from workshop.kinds import Kind
+from workshop.proc import say
+
+
+def attempt(fn, log):
+    """FN() with its output in LOG: (ok, seconds)."""
+    t0 = time.time()
+    open(log, 'w').close()
+    try:
+        fn()
+        ok = True
+    except SystemExit as e:
+        with open(log, 'a') as f:
+            f.write('%s\n' % e)
+        ok = False
+    return ok, round(time.time() - t0)
+
+
+def tail(log, n=25):
+    with open(log, errors='replace') as f:
+        return ''.join(f.readlines()[-n:])
+
+
+class BuildEach(Kind):
+    """Each commit of base..HEAD checked out in build/src/wt-each and built
+    incrementally with the test config; stops at the first that breaks."""
+
+    def standalone(self, job):
+        src = conf.src()
+        a = job.arch
+        wt = tree.worktree(tree.git(src, 'rev-parse', 'base'), 'each')
+        commits = tree.git(src, 'rev-list', '--reverse', 'base..HEAD').split()
+        # Options the series adds (the test PMU, the KUnit suite) are not
+        # checked before the patch that adds them.
+        diff = tree.git(src, 'diff', 'base..HEAD', '--', '*Kconfig*')
+        absent = ['CONFIG_' + ln[len('+config '):].strip() for ln in diff.splitlines()
+                  if ln.startswith('+config ')]
+        o = conf.kernel_out(a.name, job.p['kernel'], 'each')
+        frags = build.fragments(job.p['kernel'], a.name)
+        res = []
+        for i, c in enumerate(commits, 1):
+            subj = tree.git(src, 'log', '-1', '--format=%s', c)
+            tree.git(wt, 'checkout', '-q', '--detach', c)
+            if 'Kconfig' in tree.git(src, 'diff-tree', '--no-commit-id', '--name-only', '-r', c):
+                stamp = os.path.join(o, '.fragments.sha')
+                if os.path.exists(stamp):
+                    os.unlink(stamp)
+            log = os.path.join(job.logs, '%02d.log' % i)
+            with job.stages('build %02d' % i):
+                ok, secs = attempt(lambda: build.kernel(wt, o, a, frags, absent, log=log), log)
+            key = 'build-each:%02d/%02d %s' % (i, len(commits), subj)
+            say('%s %s (%d s)' % ('PASS' if ok else 'FAIL', key, secs))
+            res.append(Result(key, 'PASS' if ok else 'FAIL', 'PASS' if ok else 'FAIL',
+                              '%d s' % secs if ok else 'does not build: %s' % log,
+                              '' if ok else tail(log)))
+            if not ok:
+                break
+        return job.write(res)
+
+
+def out_dir(step, commit='series'):
+    fl = 'defconfig' if step['name'] == step['arch'] else step['name']
+    return conf.kernel_out(step['arch'], fl, commit)
+
+
+def step_build(step, src, o, log):
+    a = conf.arch(step['arch'])
+    if not os.path.exists(os.path.join(o, '.config')):
+        build.kmake(src, o, a, step['defconfig'], log=log)
+        if step.get('enable'):
+            args = []
+            for opt in step['enable']:
+                args += ['-e', opt]
+            subprocess.run([os.path.join(src, 'scripts/config'), '--file',
+                            os.path.join(o, '.config')] + args, check=True)
+            build.kmake(src, o, a, 'olddefconfig', log=log)
+    if step.get('prepare'):
+        build.kmake(src, o, a, 'prepare', log=log)
+    if step.get('against_base'):
+        for f in glob.glob(os.path.join(o, 'kernel/events/*.o')):
+            os.unlink(f)
+    build.kmake(src, o, a, *(step.get('make_args', []) + step.get('targets', [])), log=log)
+
+
+class BuildArches(Kind):
+    def standalone(self, job):
+        want = job.options['steps'].split()
+        steps = {s['name']: s for s in job.p['steps']}
+        res = []
+        for name in want:
+            if name not in steps:
+                raise SystemExit('no build-arches step %r (%s)' % (name, ', '.join(steps)))
+            s = steps[name]
+            log = os.path.join(job.logs, name + '.log')
+            say('build-arches: ' + name)
+            with job.stages('build-arches ' + name):
+                if s.get('against_base'):
+                    ok, secs, why = self.against_base(job, s, log)
+                else:
+                    ok, secs = attempt(lambda: step_build(s, conf.src(), out_dir(s), log), log)
+                    why = ''
+            say('%s %s (%d s)' % ('PASS' if ok else 'FAIL', name, secs))
+            res.append(Result('build-arches:' + name, 'PASS' if ok else 'FAIL',
+                              'PASS' if ok else 'FAIL', why or '%d s' % secs,
+                              '' if ok else tail(log)))
+        return job.write(res)
+
+    def against_base(self, job, s, log):
+        """Build with the step's flags on the base and on the series: a
+        message the base does not have fails, unless
+        config/sparse-known.txt lists it."""
+        texts = {}
+        secs = 0
+        for commit in ('base', 'series'):
+            src = conf.src() if commit == 'series' else tree.worktree(tree.commit_of('base'))
+            lg = os.path.join(job.logs, '%s-%s.out' % (s['name'], commit))
+            ok, t = attempt(lambda: step_build(s, src, out_dir(s, commit), lg), lg)
+            secs += t
+            if not ok:
+                return False, secs, 'the %s build failed: %s' % (commit, lg)
+            with open(lg, errors='replace') as f:
+                texts[commit] = f.read()
+        with open(os.path.join(conf.CONFIG, 'sparse-known.txt')) as f:
+            known = f.read()
+        new = builds.new_messages(texts['base'], texts['series'], known)
+        with open(log, 'w') as f:
+            f.write('\n'.join(new) + '\n')
+        return not new, secs, '%d new messages' % len(new) if new else \
+            'no new W=1 or sparse message'
