@@ -1,28 +1,26 @@
-# `make bench` inside the guest (issue 6): the scenarios of perfbench
-# (tests/bench/perfbench.c), each repeated, on one CPU under -icount (guest
+#!/bin/bash
+# `make bench` inside the guest: the scenarios of perfbench
+# (guest/src/perfbench.c), each repeated, on one CPU under -icount (guest
 # nanoseconds are guest instructions).  Every measurement is one line
 #   bench SCENARIO PARAMS rep=I ... ns_per_op=X ops=N
 # (or "skip ..." / "error ..."), between the markers
 #   === BEGIN bench ... === END bench rc=N
-# that scripts/bench-report.py reads.  The same script runs on both sides.
+# that the host's bench judge reads.  The same script runs on both sides.
 #
 # Kernel command line: perfctx.bench=full|quick (quick: the smoke run,
-# fewer loops and repeats), perfctx.benchfilter=REGEX (scenario names),
-# perfctx.benchset=exist: only the pipe scenarios whose PMUs exist when
-# the test PMU driver registers test_hw0 alone (scripts/bench.sh boots B
-# so a second time: the cost of the PMUs that exist but have no events).
+# fewer loops and repeats), perfctx.benchfilter=REGEX (scenario names; a
+# '+' in it reads as a space, as in every perfctx value), perfctx.hz=N (the
+# kernel's CONFIG_HZ, 250), perfctx.benchset=exist: only the pipe
+# scenarios whose PMUs exist when the test PMU driver registers test_hw0
+# alone (the host boots B so a second time: the cost of the PMUs that
+# exist but have no events).
 set -u
-export PATH=/usr/bin:/bin:/usr/sbin:/sbin
-mode=full filter='' hz=250 benchset=all
-read -r -a cmdline < /proc/cmdline
-for a in "${cmdline[@]}"; do
-	case $a in
-	perfctx.bench=*) mode=${a#*=} ;;
-	perfctx.benchfilter=*) filter=${a#*=} ;;
-	perfctx.hz=*) hz=${a#*=} ;;	# the kernel's CONFIG_HZ (scripts/bench.sh)
-	perfctx.benchset=*) benchset=${a#*=} ;;
-	esac
-done
+# shellcheck source=guest/lib.sh
+. /guest/lib.sh
+mode=${PERFCTX_BENCH:-full}
+filter=${PERFCTX_BENCHFILTER:-}
+hz=${PERFCTX_HZ:-250}
+benchset=${PERFCTX_BENCHSET:-all}
 # loops scale: quick runs a tenth of the loops, twice
 if [ "$mode" = quick ]; then
 	rep=2 div=10
@@ -32,17 +30,14 @@ fi
 E=/sys/bus/event_source/devices
 echo "bench: $(uname -r), $(nproc) CPU(s), mode $mode, set $benchset${filter:+, filter $filter}"
 echo "=== STATE kernel=$(uname -r)"
-echo "=== STATE cmdline=$(cat /proc/cmdline)"
+echo "=== STATE cmdline=$GUEST_CMDLINE"
+# shellcheck disable=SC2012	# PMU names are plain words
 echo "pmus: $(ls $E | tr '\n' ' ')"
 for p in test_hw0 test_dev; do
 	[ -d $E/$p ] && echo "$p: type $(cat $E/$p/type), mux $(cat $E/$p/perf_event_mux_interval_ms) ms"
 done
-echo -1 > /proc/sys/kernel/perf_event_paranoid
-# 6.1 gives a new cgroup2 child the implicit perf_event controller only
-# once the root's subtree_control has been written (until then its cgroup
-# events fail with ENOENT): write it once, enabling and disabling cpu.
-echo +cpu > /sys/fs/cgroup/cgroup.subtree_control &&
-	echo -cpu > /sys/fs/cgroup/cgroup.subtree_control
+guest_paranoid
+guest_cgroup2 /sys/fs/cgroup
 # The NMI watchdog and its perf event are not in these kernels; the tick
 # and the test_dev snapshot timer are the only periodic work.
 

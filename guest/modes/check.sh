@@ -1,25 +1,29 @@
+#!/bin/bash
 # `make check` inside the guest: run the kselftests and perf test, printing
 # their raw output between markers; the host parses and judges it
-# (scripts/results.py) against tests/expect/ARCH.txt.
-#   GUEST_FILTER=core: only the perf tests named in /guest/perf-tests-core.txt
-#   GUEST_FILTER=full: every perf test
+# (workshop/judge/check.py) against config/expect/ARCH.txt.
+# Kernel command line:
+#   perfctx.filter=core (default): only the perf tests named in
+#     /guest/perf-tests-core.txt (config/perf-tests-core.txt)
+#   perfctx.filter=full: every perf test
+#   perfctx.timeout=N: seconds each test may take (600)
 set -u
-export PERF_PAGER=cat PAGER=cat
-cd /tmp
-T=${GUEST_TIMEOUT:-600}
+# shellcheck source=guest/lib.sh
+. /guest/lib.sh
+filter=${PERFCTX_FILTER:-core}
+T=${PERFCTX_TIMEOUT:-600}
+cd /tmp || exit 1
 
 echo "=== BEGIN dmesg-mark"
 echo "=== END dmesg-mark rc=0"
 
 for t in /kselftest/perf_events/*; do
-	[ -x "$t" ] && [ -f "$t" ] || continue
+	[[ -x $t && -f $t ]] || continue
 	n=$(basename "$t")
 	case $n in *.sh|settings|config) continue ;; esac
 	echo "=== BEGIN kselftest perf_events/$n"
-	cd /kselftest/perf_events
-	timeout "$T" "./$n" 2>&1 | cat
+	(cd /kselftest/perf_events && exec timeout "$T" "./$n") 2>&1 | cat
 	rc=${PIPESTATUS[0]}
-	cd /tmp
 	echo
 	echo "=== END kselftest perf_events/$n t=$(cut -d" " -f1 /proc/uptime) rc=$rc"
 done
@@ -41,13 +45,13 @@ done > /tmp/core-list
 # A core pattern that names no test is reported, so a renamed or missing
 # test cannot drop out of the run unnoticed.  (Until 2026-12-02 this ran
 # before /tmp/core-list was written, and so never checked anything.)
-if [ "${GUEST_FILTER:-core}" != full ]; then
+if [ "$filter" != full ]; then
 	while IFS= read -r pat; do
 		grep -qF -- "$pat" /tmp/perf-tests || echo "=== MISSING perftest $pat"
 	done < /tmp/core-list
 fi
 want() {
-	[ "${GUEST_FILTER:-core}" = full ] && return 0
+	[ "$filter" = full ] && return 0
 	while IFS= read -r pat; do
 		case $1 in *"$pat"*) return 0 ;; esac
 	done < /tmp/core-list
@@ -64,8 +68,5 @@ grep -E '^ *[0-9]+: ' /tmp/perf-tests | while IFS= read -r line; do
 	echo
 	echo "=== END perftest $num t=$(cut -d" " -f1 /proc/uptime) rc=$rc"
 done
-# Kernel state at the end: taint flags and whether lockdep is still on
-# (it turns itself off after its first report).
-echo "=== STATE tainted=$(cat /proc/sys/kernel/tainted)"
-echo "=== STATE debug_locks=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null)"
+state_end
 exit 0

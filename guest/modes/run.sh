@@ -1,5 +1,8 @@
-# `make run`: show perf at work in the guest.
+#!/bin/bash
+# `make run`: show perf at work in the guest.  No parameters.
 set -u
+# shellcheck source=guest/lib.sh
+. /guest/lib.sh
 echo "== PMUs the kernel registered"
 ls /sys/bus/event_source/devices/
 for p in /sys/bus/event_source/devices/*; do
@@ -33,10 +36,11 @@ if [ -d $d/test_hw0 ] && [ -d $d/test_hw1 ] && [ -d $d/test_hw3 ]; then
 	echo 2 > $d/test_hw0/perf_event_mux_interval_ms
 	echo 20 > $d/test_hw1/perf_event_mux_interval_ms
 	ev=test_hw0/starts/
-	for i in 1 2 3 4 5; do ev=$ev,test_hw0/cycles/; done
+	for _ in 1 2 3 4 5; do ev=$ev,test_hw0/cycles/; done
 	ev=$ev,test_hw1/starts/
-	for i in 1 2 3 4 5 6 7; do ev=$ev,test_hw1/cycles/; done
+	for _ in 1 2 3 4 5 6 7; do ev=$ev,test_hw1/cycles/; done
 	ev=$ev,test_hw3/starts/,test_hw3/cycles/
+	# shellcheck disable=SC2016	# the loop is the workload's
 	taskset -c 0 perf stat -e "$ev" -- \
 		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done' 2>&1
 fi
