@@ -9,7 +9,7 @@ import re
 import shutil
 
 from workshop import build, conf, initramfs, kinds, qemu, tree
-from workshop.judge.result import Report, Result
+from workshop.judge.result import Report, Result, summary_line
 from workshop.proc import Stages, die, run, say
 
 MEMO = {}       # builds made in this run: {key: result}
@@ -180,6 +180,6 @@ def run_job(profile, arch_name, options=None, console=False):
     if job.boots:
         job.prepare()
     rep = job.execute() if job.boots else job.kind.standalone(job)
-    say('%s %s: %s (%s)' % (profile, arch_name, rep.summary(),
+    say('%s %s: %s (%s)' % (profile, arch_name, summary_line('', rep.counts()).lstrip(': '),
                             os.path.relpath(os.path.join(job.logs, 'result.txt'), conf.TOP)))
     return rep

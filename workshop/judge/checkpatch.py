@@ -1,78 +1,118 @@
-#!/usr/bin/env python3
-"""checkpatch-filter.py SRC PATCH EXCEPTIONS < checkpatch output: drop the
-complaints tests/checkpatch-exceptions.txt accepts, and FILE_PATH_CHANGES
-when MAINTAINERS covers every file the patch adds or removes.  Prints what
-is left (and, indented, what was accepted and why); exit 1 if anything is
-left."""
+"""checkpatch --strict on a patch, less the complaints that
+config/checkpatch-exceptions.txt accepts ('<TYPE> | <file glob> | <reason>'),
+and less FILE_PATH_CHANGES when MAINTAINERS covers every file the patch
+adds or removes (get_maintainer.pl)."""
 import fnmatch
+import os
 import re
 import subprocess
-import sys
 
-src, patch, exc_path = sys.argv[1:4]
-exc = []
-for line in open(exc_path):
-    line = line.strip()
-    if not line or line.startswith('#'):
-        continue
-    t, glob, why = [x.strip() for x in line.split('|', 2)]
-    exc.append((t, glob, why))
+from workshop.judge.result import Result
 
-blocks, cur = [], []
-for line in sys.stdin.read().splitlines():
-    if re.match(r'^(WARNING|ERROR|CHECK):', line):
-        if cur:
-            blocks.append(cur)
-        cur = [line]
-    elif cur:
-        cur.append(line)
-    elif line.strip():
-        blocks.append([line])
-if cur:
-    blocks.append(cur)
+COMPLAINT = re.compile(r'^(WARNING|ERROR|CHECK):')
+TYPE = re.compile(r'^(?:WARNING|ERROR|CHECK):([A-Z_]+):')
+FILE = re.compile(r'FILE: (\S+?):\d+:')
+DIFF = re.compile(r'^diff --git a/(\S+) b/(\S+)')
+ADDED_REMOVED = re.compile(r'^(new|deleted) file mode')
+MAINTAINED = re.compile(r'\((maintainer|supporter|reviewer|odd fixer):')
 
 
-def covered(paths):
-    for p in paths:
-        out = subprocess.run([src + '/scripts/get_maintainer.pl', '--no-git',
-                              '--no-git-fallback', '-f', p], cwd=src,
+def load_exceptions(path):
+    """[(type, glob, reason)]"""
+    exc = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            t, glob, why = [x.strip() for x in line.split('|', 2)]
+            exc.append((t, glob, why))
+    return exc
+
+
+def blocks(output):
+    """checkpatch's complaints, each its lines; a line before any complaint
+    is a block of its own."""
+    out, cur = [], []
+    for line in output.splitlines():
+        if COMPLAINT.match(line):
+            if cur:
+                out.append(cur)
+            cur = [line]
+        elif cur:
+            cur.append(line)
+        elif line.strip():
+            out.append([line])
+    if cur:
+        out.append(cur)
+    return out
+
+
+def changed_files(patch_text):
+    """The files a patch adds, removes or renames."""
+    changed, last = [], None
+    for line in patch_text.splitlines():
+        m = DIFF.match(line)
+        if m:
+            last = m.group(2)
+        if ADDED_REMOVED.match(line) or line.startswith('rename '):
+            changed.append(last)
+    return changed
+
+
+def get_maintainer(src):
+    """covered(path) for the tree SRC: get_maintainer.pl names a
+    maintainer, supporter, reviewer or odd fixer of the file."""
+    def covered(path):
+        out = subprocess.run([os.path.join(src, 'scripts/get_maintainer.pl'), '--no-git',
+                              '--no-git-fallback', '-f', path], cwd=src,
                              capture_output=True, text=True).stdout
-        if not re.search(r'\((maintainer|supporter|reviewer|odd fixer):', out):
-            return False, p
-    return True, None
+        return bool(MAINTAINED.search(out))
+    return covered
 
 
-changed = []
-for line in open(patch):
-    m = re.match(r'^diff --git a/(\S+) b/(\S+)', line)
-    if m:
-        last = m.group(2)
-    if re.match(r'^(new|deleted) file mode', line) or line.startswith('rename '):
-        changed.append(last)
-
-left = 0
-for b in blocks:
-    m = re.match(r'^(?:WARNING|ERROR|CHECK):([A-Z_]+):', b[0])
+def accepted(block, changed, exc, covered):
+    """The reason a complaint is accepted, or None."""
+    m = TYPE.match(block[0])
     t = m.group(1) if m else None
-    f = None
-    for line in b:
-        m2 = re.search(r'FILE: (\S+?):\d+:', line)
-        if m2:
-            f = m2.group(1)
-            break
-    why = None
+    f = next((m2.group(1) for m2 in map(FILE.search, block) if m2), None)
     if t == 'FILE_PATH_CHANGES':
-        ok, bad = covered(changed)
-        if ok:
-            why = 'MAINTAINERS covers ' + ', '.join(changed)
-    else:
-        for et, glob, ewhy in exc:
-            if et == t and f and fnmatch.fnmatch(f, glob):
-                why = ewhy
-                break
-    if why:
-        print('  accepted %s (%s): %s' % (t, f or '-', why))
-    else:
-        left += 1
-        print('\n'.join(b))
-sys.exit(1 if left else 0)
+        if all(covered(p) for p in changed):
+            return t, f, 'MAINTAINERS covers ' + ', '.join(changed)
+        return None
+    for et, glob, why in exc:
+        if et == t and f and fnmatch.fnmatch(f, glob):
+            return t, f, why
+    return None
+
+
+def filter_output(output, patch_text, exc, covered):
+    """(text, number of complaints left): what checkpatch said that is not
+    accepted, and, indented, what was accepted and why."""
+    changed = changed_files(patch_text)
+    out, left = [], 0
+    for b in blocks(output):
+        acc = accepted(b, changed, exc, covered)
+        if acc:
+            out.append('  accepted %s (%s): %s' % (acc[0], acc[1] or '-', acc[2]))
+        else:
+            left += 1
+            out.extend(b)
+    return '\n'.join(out), left
+
+
+def run(src, patch_path, exceptions_path):
+    """Result 'checkpatch:<patch>': checkpatch.pl of the tree SRC on the
+    patch, filtered.  /usr/bin first in PATH: checkpatch runs
+    scripts/spdxcheck.py, which needs Debian's python3-ply."""
+    env = dict(os.environ, PATH='/usr/bin:' + os.environ.get('PATH', ''))
+    p = subprocess.run([os.path.join(src, 'scripts/checkpatch.pl'), '--strict', '--quiet',
+                        '--no-summary', '--show-types', patch_path],
+                       capture_output=True, text=True, env=env)
+    with open(patch_path, errors='replace') as f:
+        patch = f.read()
+    text, left = filter_output(p.stdout + p.stderr, patch,
+                               load_exceptions(exceptions_path), get_maintainer(src))
+    v = 'FAIL' if left else 'PASS'
+    return Result('checkpatch:' + os.path.basename(patch_path), v, v,
+                  '%d complaints left' % left if left else '', text)

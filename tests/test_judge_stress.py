@@ -1,0 +1,343 @@
+"""The stress judge on made-up logs: kmemleak attribution, every rule of
+the stress summary, the end state and the figures."""
+import os
+import tempfile
+import unittest
+
+from workshop.judge import stress, stress_rules
+
+COUNTS = {
+    'duration_s': '180', 'duration_wanted_s': '180', 'seed': '42', 'syscalls_total': '1000',
+    'hotplug_cycles': '2', 'perf_record_runs': '1', 'storm_openclose_opened': '500',
+    'storm_inherit_opened': '40', 'storm_openclose_torn': '1', 'storm_inherit_torn': '0',
+    'devev_runs': '1', 'cgroup_runs': '1', 'trinity_syscalls': '100', 'module_reloads': '2',
+    'module_unloads': '2', 'module_state': 'loaded', 'module_end': 'unloaded',
+    'module_rmmod_refused_with_events': '1', 'stressng_rc': '0', 'early_stop': 'none',
+}
+STATE = {'tainted': '262144', 'debug_locks': '1'}
+LEAK = '''unreferenced object 0xffff888004b5e000 (size 1024):
+  comm "perf", pid 123, jiffies 4294937296 (age 30.120s)
+  hex dump (first 32 bytes):
+    00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................
+  backtrace:
+    [<ffffffff8113e5a5>] __kmem_cache_alloc_node+0x1b5/0x2f0
+    [<ffffffff811a2b3c>] kmalloc_trace+0x26/0x90
+    [<ffffffff81234567>] %s+0x1a/0x500
+    [<ffffffff81234999>] __do_sys_perf_event_open+0x1c0/0x1000'''
+OTHER = '''unreferenced object 0xffff888007000000 (size 64):
+  comm "swapper/0", pid 1, jiffies 4294892296 (age 80.1s)
+  backtrace:
+    [<ffffffff8113e5a5>] __kmem_cache_alloc_node+0x1b5/0x2f0
+    [<ffffffff81400000>] acpi_os_map_memory+0x20/0x100'''
+
+
+def guest_log(counts=None, drop=(), state=None, kmem=None, extra='', exit_line='GUEST-EXIT: 0',
+              summary=True):
+    c = dict(COUNTS, **(counts or {}))
+    st = dict(STATE, **(state or {}))
+    out = ['=== STATE seed=42', '=== STATE test_pmu=1']
+    kmem = kmem if kmem is not None else {'boot': ('', 0), 'end': ('', 0)}
+    for tag in ('boot', 'end'):
+        if tag in kmem:
+            body, rc = kmem[tag]
+            out.append('=== BEGIN kmemleak %s' % tag)
+            out += [body] if body else []
+            if rc is not None:
+                out.append('=== END kmemleak %s rc=%d' % (tag, rc))
+    if summary:
+        out.append('=== BEGIN stress-summary counts')
+        out += ['%s=%s' % kv for kv in c.items() if kv[0] not in drop]
+        out.append('=== END stress-summary counts rc=0')
+    out += [extra] if extra else []
+    out += ['=== STATE trinity_seed.1=99']
+    out += ['=== STATE %s=%s' % kv for kv in st.items() if kv[1] is not None]
+    out += [exit_line] if exit_line else []
+    return '\n'.join(out) + '\n'
+
+
+def judge(guest=None, console='[    0.0] Linux version 6.1\n', base=False, host_stop=None,
+          decoder=None, **kw):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, 'console.log'), 'w') as f:
+            f.write(console)
+        with open(os.path.join(d, 'guest.log'), 'w') as f:
+            f.write(guest if guest is not None else guest_log(**kw))
+        if host_stop is not None:
+            with open(os.path.join(d, 'host-stop'), 'w') as f:
+                f.write(host_stop)
+        return stress.judge(d, 'x86_64', decoder=decoder, base=base)
+
+
+def verdicts(res):
+    return {r.key: r.verdict for r in res}
+
+
+def failed(res):
+    return sorted(r.key for r in res if r.verdict == 'FAIL')
+
+
+class Clean(unittest.TestCase):
+    def test_clean_run(self):
+        res, fig = judge()
+        self.assertEqual(failed(res), [])
+        self.assertEqual(list(verdicts(res)), [
+            'kernel:log', 'kmemleak:boot', 'kmemleak:end', 'guest:early-stop',
+            'stressor:hotplug', 'stressor:perf record', 'stressor:open/close storm',
+            'stressor:inherit storm', 'stressor:device-PMU events', 'stressor:cgroup events',
+            'stressor:trinity', 'stressor:module load/unload', 'module:rmmod-with-events',
+            'module:released', 'module:insmod', 'perfstorm:openclose:reads',
+            'perfstorm:inherit:reads', 'stressor:stress-ng', 'kernel:tainted', 'kernel:lockdep',
+            'guest:exit'])
+        self.assertEqual(fig['hotplug_cycles'], '2')
+        self.assertEqual(fig['phase2_at_s'], '-')
+        self.assertEqual(fig['trinity seeds'], '1=99')
+        self.assertNotIn('kmemleak records outside perf', fig)
+        self.assertEqual(list(fig)[:len(stress.FIGURES)], list(stress.FIGURES))
+
+
+class Kernel(unittest.TestCase):
+    def test_splat(self):
+        console = ('[   50.0] ------------[ cut here ]------------\n'
+                   '[   50.1] WARNING: CPU: 0 PID: 1 at kernel/events/core.c:1 x+0x1/0x2\n'
+                   '[   50.2] ---[ end trace 0 ]---\n')
+        res, _ = judge(console=console, decoder=lambda tr: 'decoded')
+        self.assertEqual(failed(res), ['kernel:WARNING: CPU: 0 PID: 1 at kernel/events/core.c:1 '
+                                       'x+0x1/0x2'])
+        self.assertNotIn('kernel:log', verdicts(res))
+        self.assertEqual(res[0].detail, 'decoded')
+
+    def test_host_stop(self):
+        res, _ = judge(host_stop='WARNING: at x\n')
+        self.assertEqual(failed(res), ['host:stop'])
+        self.assertIn('WARNING: at x', [r for r in res if r.key == 'host:stop'][0].reason)
+
+    def test_taint(self):
+        for t, bad in (('0', False), ('262144', False), ('', False), ('512', True),
+                       ('32', True), ('128', True), ('16384', True), ('640', True)):
+            with self.subTest(t):
+                res, _ = judge(state={'tainted': t})
+                self.assertEqual(failed(res), ['kernel:tainted'] if bad else [])
+
+    def test_no_state(self):
+        res, _ = judge(state={'tainted': None})
+        self.assertEqual(failed(res), ['kernel:state'])
+
+    def test_lockdep(self):
+        res, _ = judge(state={'debug_locks': '0'})
+        self.assertEqual(failed(res), ['kernel:lockdep'])
+        res, _ = judge(state={'debug_locks': None})
+        self.assertEqual(failed(res), [])
+
+    def test_guest_exit(self):
+        res, _ = judge(exit_line='GUEST-EXIT: 1')
+        self.assertEqual(failed(res), ['guest:exit'])
+        res, _ = judge(exit_line='')
+        self.assertEqual(failed(res), ['guest:exit'])
+        self.assertIn('did not finish', [r for r in res if r.key == 'guest:exit'][0].reason)
+
+
+class Kmemleak(unittest.TestCase):
+    def test_perf_object_fails(self):
+        res, fig = judge(kmem={'boot': (LEAK % 'perf_event_alloc', 0), 'end': ('', 0)})
+        self.assertEqual(failed(res), ['kmemleak:boot:perf_event_alloc'])
+        r = [x for x in res if x.key == 'kmemleak:boot:perf_event_alloc'][0]
+        self.assertIn('backtrace:', r.detail)
+        self.assertNotIn('kmemleak:boot', verdicts(res))
+
+    def test_perf_function_names(self):
+        for fn, perf in (('perf_event_alloc', True), ('__perf_event_init', True),
+                         ('alloc_perf_context', True), ('find_get_pmu_context', True),
+                         ('inherit_event', True), ('tpmu_add', True), ('tdev_start', True),
+                         ('rb_alloc', True), ('register_user_hw_breakpoint', True),
+                         ('x86_perf_event_set_period', True), ('armv8pmu_enable', True),
+                         ('arm_pmu_alloc', True), ('acpi_os_map_memory', False),
+                         ('kmalloc_trace', False), ('do_sys_open', False)):
+            with self.subTest(fn):
+                res, _ = judge(kmem={'boot': ('', 0), 'end': (LEAK.replace(
+                    '__do_sys_perf_event_open', 'do_syscall_64') % fn, 0)})
+                self.assertEqual(failed(res), ['kmemleak:end:' + fn] if perf else [])
+
+    def test_not_perf_listed_not_failed(self):
+        res, fig = judge(kmem={'boot': (OTHER, 0), 'end': ('', 0)})
+        self.assertEqual(failed(res), [])
+        r = [x for x in res if x.key == 'kmemleak:boot'][0]
+        self.assertEqual(r.reason, 'no perf objects (1 records)')
+        self.assertIn('not perf (not failed): unreferenced object 0xffff888007000000', r.detail)
+        self.assertIn('acpi_os_map_memory', r.detail)
+        self.assertEqual(fig['kmemleak records outside perf'], '1 (listed, not failed)')
+
+    def test_boot_object_not_counted_again(self):
+        leak = LEAK % 'perf_event_alloc'
+        res, fig = judge(kmem={'boot': (leak + '\n' + OTHER, 0), 'end': (leak + '\n' + OTHER, 0)})
+        self.assertEqual(failed(res), ['kmemleak:boot:perf_event_alloc'])
+        self.assertEqual(verdicts(res)['kmemleak:end'], 'PASS')
+        self.assertEqual(fig['kmemleak records outside perf'], '1 (listed, not failed)')
+
+    def test_new_object_at_the_end(self):
+        leak = LEAK % 'perf_event_alloc'
+        res, _ = judge(kmem={'boot': (leak, 0),
+                             'end': (leak.replace('(size 1024)', '(size 512)'), 0)})
+        self.assertEqual(failed(res), ['kmemleak:boot:perf_event_alloc',
+                                       'kmemleak:end:perf_event_alloc'])
+
+    def test_failed_scan(self):
+        res, _ = judge(kmem={'boot': ('no /sys/kernel/debug/kmemleak', 2), 'end': ('', 0)})
+        self.assertEqual(failed(res), ['kmemleak:boot'])
+        self.assertIn('scan failed (rc 2): no /sys/kernel/debug/kmemleak',
+                      [r for r in res if r.key == 'kmemleak:boot'][0].reason)
+
+    def test_unfinished_scan(self):
+        res, _ = judge(kmem={'boot': ('', 0), 'end': ('', None)}, summary=False)
+        self.assertIn('kmemleak:end', failed(res))
+        self.assertIn('rc None', [r for r in res if r.key == 'kmemleak:end'][0].reason)
+
+    def test_missing_scan(self):
+        res, _ = judge(kmem={'boot': ('', 0)})
+        self.assertEqual(failed(res), ['kmemleak:end'])
+        self.assertEqual([r for r in res if r.key == 'kmemleak:end'][0].reason,
+                         'no kmemleak scan in the guest log')
+
+
+class Summary(unittest.TestCase):
+    def test_no_summary(self):
+        res, fig = judge(summary=False)
+        self.assertEqual(failed(res), ['guest:summary'])
+        self.assertEqual(fig['hotplug_cycles'], '-')
+
+    def test_each_stressor_must_do_something(self):
+        for what, key in stress_rules.DID:
+            for how in ('zero', 'missing'):
+                with self.subTest(key, how=how):
+                    kw = {'drop': (key,)} if how == 'missing' else {'counts': {key: '0'}}
+                    res, _ = judge(**kw)
+                    self.assertEqual(failed(res), ['stressor:' + what])
+
+    def test_stressor_errors_in_reason(self):
+        res, _ = judge(counts={'hotplug_cycles': '0', 'hotplug_error_1': 'cpu1 busy'})
+        r = [x for x in res if x.key == 'stressor:hotplug'][0]
+        self.assertEqual(r.reason, 'hotplug_cycles=0 (cpu1 busy)')
+
+    def test_repeated_keys_add_up(self):
+        extra = ('=== BEGIN stress-summary counts\nperf_record_runs=2\nperf_record_runs=3\n'
+                 'module_state=loaded\nmodule_state=pinned\n=== END stress-summary counts rc=0')
+        c = stress_rules.summary([('stress-summary', 'counts', extra.splitlines()[1:-1], 0)])
+        self.assertEqual(c, {'perf_record_runs': '5', 'module_state': 'pinned'})
+
+    def test_last_summary_counts(self):
+        g = guest_log(counts={'hotplug_cycles': '0'}).replace(
+            'GUEST-EXIT', '=== BEGIN stress-summary counts\n=== END stress-summary counts rc=0\n'
+            'GUEST-EXIT')
+        res, _ = judge(guest=g)
+        self.assertIn('stressor:hotplug', failed(res))
+        self.assertIn('stressor:stress-ng', failed(res))
+
+    def test_early_stop(self):
+        res, _ = judge(counts={'early_stop': 'tainted 512'})
+        self.assertEqual(failed(res), ['guest:early-stop'])
+        res, _ = judge(drop=('early_stop',))
+        self.assertEqual(failed(res), [])
+
+    def test_stress_ng_rc(self):
+        for rc, ok in (('0', True), ('3', True), ('4', True), ('1', False), ('2', False),
+                       ('', False)):
+            with self.subTest(rc):
+                res, _ = judge(counts={'stressng_rc': rc})
+                self.assertEqual(failed(res), [] if ok else ['stressor:stress-ng'])
+        res, _ = judge(drop=('stressng_rc',))
+        self.assertEqual(failed(res), ['stressor:stress-ng'])
+        self.assertIn('exit status missing', [r for r in res if r.key == 'stressor:stress-ng'][0].reason)
+
+
+class Module(unittest.TestCase):
+    def check(self, counts, want, **kw):
+        res, _ = judge(counts=counts, **kw)
+        self.assertEqual(failed(res), want)
+        return {r.key: r for r in res}
+
+    def test_refused_required(self):
+        r = self.check({'module_rmmod_refused_with_events': '0'}, ['module:rmmod-with-events'])
+        self.assertEqual(r['module:rmmod-with-events'].reason,
+                         '0 rmmod refused with events open, 0 succeeded')
+
+    def test_ok_with_events(self):
+        self.check({'module_rmmod_ok_with_events': '1'}, ['module:rmmod-with-events'])
+
+    def test_refcnt_short(self):
+        r = self.check({'module_refcnt_short': '1'}, ['module:rmmod-with-events'])
+        self.assertIn('1 with the count below', r['module:rmmod-with-events'].reason)
+
+    def test_unjudged_and_skipped_checks_pass(self):
+        r = self.check({'module_rmmod_unjudged': '2', 'module_rmmod_check_skipped': '3'}, [])
+        self.assertEqual(r['module:rmmod-with-events'].reason,
+                         '1 rmmod refused with events open, 0 succeeded, 2 not judged, '
+                         '3 checks not made (guest.log says why)')
+
+    def test_busy(self):
+        self.check({'module_busy': '1'}, ['module:released'])
+
+    def test_insmod_failed(self):
+        self.check({'module_insmod_failed': '1'}, ['module:insmod'])
+
+    def test_no_reloads(self):
+        self.check({'module_reloads': '0'}, ['stressor:module load/unload'])
+
+    def test_builtin_or_absent(self):
+        r = self.check({'module_state': 'builtin-or-absent', 'module_rmmod_refused_with_events': '0'},
+                       ['stressor:module load/unload'])
+        self.assertNotIn('module:released', r)
+
+    def test_base_without_test_pmus(self):
+        zero = {'module_reloads': '0', 'module_rmmod_refused_with_events': '0',
+                'module_state': 'builtin-or-absent'}
+        g = guest_log(counts=zero).replace('test_pmu=1', 'test_pmu=0')
+        res, _ = judge(guest=g, base=True)
+        self.assertEqual(failed(res), [])
+        self.assertIn('skipped', [r for r in res if r.key == 'stressor:module load/unload'][0].reason)
+        # Only on the base: the series with no test PMUs fails.
+        res, _ = judge(guest=g, base=False)
+        self.assertEqual(failed(res), ['stressor:module load/unload'])
+        # The base with test PMUs: the module rules hold.
+        res, _ = judge(guest=guest_log(counts=zero), base=True)
+        self.assertEqual(failed(res), ['stressor:module load/unload'])
+        # A base that did not say: the module rules hold.
+        res, _ = judge(guest=g.replace('=== STATE test_pmu=0\n', ''), base=True)
+        self.assertEqual(failed(res), ['stressor:module load/unload'])
+
+
+class Reads(unittest.TestCase):
+    def test_torn_bound(self):
+        # (torn, opened, fails): more than 3, and more than 1 per 100 opened
+        for torn, opened, bad in ((3, 0, False), (4, 400, False), (4, 399, True),
+                                  (5, 1000, False), (11, 1000, True), (10, 1000, False),
+                                  (4, 0, True)):
+            for mode in ('openclose', 'inherit'):
+                with self.subTest(torn=torn, opened=opened, mode=mode):
+                    res, _ = judge(counts={'storm_%s_torn' % mode: str(torn),
+                                           'storm_%s_opened' % mode: str(opened)})
+                    want = ['perfstorm:%s:reads' % mode] if bad else []
+                    if opened == 0:
+                        want = sorted(want + ['stressor:' + ('open/close storm' if mode ==
+                                                             'openclose' else 'inherit storm')])
+                    self.assertEqual(failed(res), want)
+
+    def test_bad_reads(self):
+        for mode in ('openclose', 'inherit'):
+            res, _ = judge(counts={'storm_%s_bad' % mode: '1'})
+            self.assertEqual(failed(res), ['perfstorm:%s:reads' % mode])
+
+    def test_reasons(self):
+        res, _ = judge(counts={'storm_openclose_bad': '2', 'storm_openclose_torn': '9',
+                               'storm_openclose_opened': '100'})
+        r = [x for x in res if x.key == 'perfstorm:openclose:reads'][0]
+        self.assertEqual(r.reason, '2 reads with running > enabled that re-reads did not put '
+                         'right, or of a bad shape; 9 torn time pairs for 100 events opened '
+                         '(over 1%)')
+
+    def test_unreadable_number_is_zero(self):
+        self.assertEqual(stress_rules.intval({'x': 'abc'}, 'x'), 0)
+        self.assertEqual(stress_rules.intval({'x': ''}, 'x'), 0)
+        self.assertEqual(stress_rules.intval({}, 'x'), 0)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,211 @@
+"""The bench A/B report (make bench): the two guests' logs ("bench SCENARIO
+PARAMS rep=I [EXTRA=V...] ns_per_op=X ops=N" lines between "=== BEGIN
+bench" and "=== END bench rc=N"), per scenario the median of each side,
+the ratio patched/base and each side's spread ((max - min) / median over
+the repeats; over SPREAD_FLAG is flagged), then the issue's goals
+(bench_goals.py).  With a B-few log (B booted again with fewer PMUs
+registered) it also sets B's pipe runs with fewer PMUs against the same
+runs with all of them.  ok: every guest ran end to end (every scenario
+measured); timings never change it."""
+import datetime
+import json
+import os
+import re
+import statistics
+
+from workshop.judge import bench_md, bench_plot
+from workshop.judge.bench_md import SPREAD_FLAG
+from workshop.judge.result import Result
+END = re.compile(r'=== END bench rc=(\d+)')
+
+
+class Log:
+    """One guest's bench block: {key: {'ns': [..], 'extra': {k: [..]}}},
+    skips, errors, rc (None: no end)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.res, self.skips, self.errors, self.rc = {}, [], [], None
+        try:
+            with open(path, errors='replace') as f:
+                self.text = f.read()
+        except (OSError, TypeError):
+            self.text = ''
+            self.errors = ['no log %s' % path]
+            return
+        inside = False
+        for line in self.text.splitlines():
+            if line.startswith('=== BEGIN bench'):
+                inside = True
+                continue
+            m = END.match(line)
+            if m:
+                self.rc = int(m.group(1))
+                inside = False
+            elif inside:
+                self.line(line.split())
+
+    def line(self, tok):
+        if not tok:
+            return
+        if tok[0] in ('skip', 'error'):
+            (self.skips if tok[0] == 'skip' else self.errors).append(' '.join(tok[1:]))
+            return
+        if tok[0] != 'bench' or len(tok) < 3:
+            return
+        params, extra, i = [], {}, 2
+        while i < len(tok) and not tok[i].startswith('rep='):
+            params.append(tok[i])
+            i += 1
+        for t in tok[i + 1:]:
+            k, _, v = t.partition('=')
+            extra[k] = v
+        if 'ns_per_op' not in extra:
+            return
+        r = self.res.setdefault(' '.join([tok[1]] + params), {'ns': [], 'extra': {}})
+        r['ns'].append(float(extra.pop('ns_per_op')))
+        for k, v in extra.items():
+            r['extra'].setdefault(k, []).append(v)
+
+    def ns(self, key):
+        return self.res.get(key, {}).get('ns', [])
+
+    def state(self, name):
+        """the value of the log's "=== STATE NAME=" line, or '?'"""
+        m = re.search(r'^=== STATE %s=(.*)$' % re.escape(name), self.text, re.M)
+        return m.group(1) if m else '?'
+
+    def pmus(self):
+        """the PMUs the guest had: its "pmus: ..." line (guest/modes/bench.sh)"""
+        for line in self.text.splitlines(True):
+            if line.startswith('pmus: '):
+                return set(line.split()[1:])
+        return set()
+
+    def ok(self):
+        return self.rc == 0 and not self.errors and not self.skips
+
+
+def summary(vals):
+    """(median, spread) of the repeats; (None, None) for none."""
+    if not vals:
+        return None, None
+    med = statistics.median(vals)
+    spread = (max(vals) - min(vals)) / abs(med) if med else 0.0
+    return med, spread
+
+
+def ab_rows(la, lb):
+    rows = []
+    for k in list(la.res) + [k for k in lb.res if k not in la.res]:
+        a, spa = summary(la.ns(k))
+        b, spb = summary(lb.ns(k))
+        extra = {}
+        for side, lg in (('a', la), ('b', lb)):
+            for ek, ev in lg.res.get(k, {}).get('extra', {}).items():
+                if ek != 'ops':
+                    extra['%s_%s' % (side, ek)] = sorted(set(ev))
+        rows.append({'key': k, 'a': a, 'b': b, 'ratio': b / a if a and b is not None else None,
+                     'spread_a': spa, 'spread_b': spb,
+                     'reps_a': la.ns(k), 'reps_b': lb.ns(k), 'extra': extra})
+    return rows
+
+
+def exist_rows(lf, lb):
+    """B with fewer PMUs registered against B with all of them."""
+    rows = []
+    for k in lf.res:
+        few, sp_few = summary(lf.ns(k))
+        allv, sp_all = summary(lb.ns(k))
+        rows.append({'key': k, 'few': few, 'all': allv,
+                     'ratio': allv / few if few and allv is not None else None,
+                     'spread_few': sp_few, 'spread_all': sp_all,
+                     'reps_few': lf.ns(k), 'reps_all': lb.ns(k)})
+    return rows
+
+
+class Bench:
+    """Everything the report says, computed once."""
+
+    def __init__(self, a_log, b_log, b_few_log=None, now=None):
+        self.a, self.b = Log(a_log), Log(b_log)
+        self.few = Log(b_few_log) if b_few_log else None
+        self.rows = ab_rows(self.a, self.b)
+        self.erows, self.extra_pmus = [], set()
+        if self.few:
+            self.extra_pmus = self.b.pmus() - self.few.pmus()
+            self.erows = exist_rows(self.few, self.b)
+        now = now or datetime.datetime.now(datetime.timezone.utc)
+        self.date = now.strftime('%Y-%m-%d %H:%M UTC')
+        self.kernels = {'A': self.a.state('kernel'), 'B': self.b.state('kernel')}
+        self.goals = bench_md.all_goals(self)
+        # Every scenario of the guest's bench must run: a skip is the
+        # guest's setup gone wrong (no test PMU, no cgroup2...), so it
+        # fails the harness too.
+        self.ok = self.a.ok() and self.b.ok() and bool(self.rows) and \
+            (self.few is None or self.few.ok())
+
+    def sides(self):
+        return [('A', self.a), ('B', self.b)] + ([('B-few', self.few)] if self.few else [])
+
+    def failure(self):
+        return 'the harness did not run end to end (guest rc A=%s B=%s%s; errors and skips above)' % (
+            self.a.rc, self.b.rc, ' B-few=%s' % self.few.rc if self.few else '')
+
+    def to_json(self, arch, command, a_desc, b_desc, flagged):
+        few = self.few
+        return {'arch': arch, 'date': self.date, 'command': command,
+                'a': a_desc, 'b': b_desc, 'kernels': self.kernels,
+                'rows': self.rows, 'exist_rows': self.erows,
+                'b_few': {'kernel': few.state('kernel') if few else None,
+                          'cmdline': few.state('cmdline') if few else None,
+                          'pmus_b_lacks': sorted(self.extra_pmus)},
+                'goals': [list(g) for g in self.goals],
+                'flagged_spreads': flagged}
+
+
+def report(a_log, b_log, b_few_log=None, *, arch, mode, a_desc, b_desc, same, command,
+           out_prefix=None, logdir=None, now=None, plot_run=bench_plot.gnuplot):
+    """(markdown text, ok); writes LOGDIR/report.md, and PREFIX.md,
+    PREFIX.json and PREFIX-*.png when OUT_PREFIX is given."""
+    return _report(Bench(a_log, b_log, b_few_log, now), arch, mode, a_desc, b_desc, same,
+                   command, out_prefix, logdir, plot_run)[:2]
+
+
+def _report(bn, arch, mode, a_desc, b_desc, same, command, out_prefix, logdir, plot_run):
+    md, flagged = bench_md.markdown(bn, arch, mode, a_desc, b_desc, same, command)
+    if out_prefix:
+        if os.path.dirname(out_prefix):
+            os.makedirs(os.path.dirname(out_prefix), exist_ok=True)
+        pngs = bench_plot.plots(out_prefix, bn.rows, plot_run)
+        if pngs:
+            if md[-1]:
+                md.append('')
+            md.append('Plots: ' + ', '.join('`%s`' % os.path.basename(p) for p in pngs))
+    text = '\n'.join(md) + '\n'
+    if logdir:
+        with open(os.path.join(logdir, 'report.md'), 'w') as f:
+            f.write(text)
+    if out_prefix:
+        with open(out_prefix + '.md', 'w') as f:
+            f.write(text)
+        with open(out_prefix + '.json', 'w') as f:
+            json.dump(bn.to_json(arch, command, a_desc, b_desc, flagged), f, indent=1)
+    return text, bn.ok, flagged
+
+
+def judge(a_log, b_log, b_few_log=None, **kw):
+    """(markdown text, Result 'bench:end-to-end'): PASS when every guest ran
+    end to end, FAIL with the reason otherwise."""
+    now, plot_run = kw.pop('now', None), kw.pop('plot_run', bench_plot.gnuplot)
+    bn = Bench(a_log, b_log, b_few_log, now)
+    text, ok, flagged = _report(bn, kw['arch'], kw['mode'], kw['a_desc'], kw['b_desc'],
+                                kw['same'], kw['command'], kw.get('out_prefix'),
+                                kw.get('logdir'), plot_run)
+    figures = '%d scenarios, %d spreads over %d%%' % (len(bn.rows), flagged, SPREAD_FLAG * 100)
+    if ok:
+        return text, Result('bench:end-to-end', 'PASS', 'PASS', 'ran end to end, ' + figures)
+    why = [bn.failure()] + ['%s on %s: %s' % (w, side, x) for side, lg in bn.sides()
+                            for w, xs in (('skipped', lg.skips), ('ERROR', lg.errors))
+                            for x in xs]
+    return text, Result('bench:end-to-end', 'FAIL', 'FAIL', '; '.join(why)[:600], '\n'.join(why))
