@@ -18,6 +18,8 @@ class Bench(Kind):
 
     def boots(self, job):
         f = job.options.get('benchfilter', '')
+        if ' ' in f or '+' in f:
+            raise SystemExit("benchfilter %r: no spaces or '+' (the guest reads '+' as a space)" % f)
         out = []
         for over in job.p['boots']:
             if over.get('when') and f and not re.search(f, over['when']):
@@ -46,17 +48,15 @@ class Bench(Kind):
         if job.options['bench'] == 'full' and not any(statuses.values()):
             out = os.path.join(conf.TOP, 'results', 'bench', '%s-%s' % (
                 datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d'), job.arch_name))
-        text, ok = bench.report(logs['A'], logs['B'], logs.get('B-few'), arch=job.arch_name,
+        text, res = bench.judge(logs['A'], logs['B'], logs.get('B-few'), arch=job.arch_name,
                                 mode=job.options['bench'], a_desc=a_desc, b_desc=b_desc,
                                 same=ka == kb, command=job.command(), out_prefix=out,
                                 logdir=job.logs)
         print(text)
         bad = {n: s for n, s in statuses.items() if s}
-        why = '' if ok else 'the harness did not run end to end'
-        if bad:
-            why = 'guest status %s; ' % bad + why
-        return [Result('bench:end-to-end', 'PASS' if ok and not bad else 'FAIL',
-                       'PASS' if ok and not bad else 'FAIL', why or text.splitlines()[-1])], {}
+        if bad and res.verdict == 'PASS':
+            res = Result(res.key, 'FAIL', 'FAIL', 'guest status %s' % bad)
+        return [res], {}
 
 
 class Profile(Kind):

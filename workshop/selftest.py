@@ -1,6 +1,7 @@
 """The harness's own tests (`make selftest`, first in `make check`): the
-unittest suites of tests/, then shellcheck on every shell file of the
-repository.  They need no kernel tree and no guest."""
+unittest suites of tests/; tests/judge_mutants.py, which breaks each rule
+of the judge on purpose and wants a test to notice; shellcheck on every
+shell file of the repository.  They need no kernel tree and no guest."""
 import io
 import os
 import subprocess
@@ -82,8 +83,27 @@ def shellcheck():
     return res
 
 
+def judge_mutants():
+    """One result per breakage of tests/judge_mutants.py: caught or not."""
+    p = subprocess.run([sys.executable, os.path.join(conf.TOP, 'tests', 'judge_mutants.py')],
+                       cwd=conf.TOP, capture_output=True, text=True)
+    res = []
+    for line in p.stdout.splitlines():
+        verdict, _, what = line.partition(' ')
+        if verdict in ('caught', 'NOT') and what.strip():
+            ok = verdict == 'caught'
+            res.append(Result('judge-mutant:' + what.replace('CAUGHT', '', 1).strip(),
+                              'PASS' if ok else 'FAIL', 'PASS' if ok else 'FAIL',
+                              '' if ok else 'no test of the judge noticed this breakage'))
+    if p.returncode and all(r.verdict == 'PASS' for r in res):
+        res.append(Result('judge-mutant:run', 'FAIL', 'FAIL',
+                          (p.stdout + p.stderr).strip().splitlines()[-1:][0]
+                          if (p.stdout + p.stderr).strip() else 'exit status %d' % p.returncode))
+    return res
+
+
 def run():
-    return unit() + shellcheck()
+    return unit() + judge_mutants() + shellcheck()
 
 
 if __name__ == '__main__':

@@ -80,6 +80,11 @@ def unpack(tarball, dest, title, body):
     e = conf.env(GIT_AUTHOR_DATE=GIT_DATE, GIT_COMMITTER_DATE=GIT_DATE)
     git(new, 'commit', '-q', '-m', title, '-m', body, env=e)
     git(new, 'tag', 'base')
+    # The exported patches' abbreviated hashes follow the object count,
+    # which git estimates from packs only: a fixed length and a packed base
+    # (not git gc --auto, detached, some time later) keep them the same.
+    git(new, 'config', 'core.abbrev', '9')
+    git(new, 'repack', '-a', '-d', '-q')
     os.rename(new, dest)
 
 
