@@ -62,28 +62,32 @@ class Kselftest(unittest.TestCase):
                 self.assertEqual(ks('', rc), [('kselftest:perf_events/demo', st,
                                                'exit status %d' % rc)])
 
-    def test_did_not_finish(self):
-        self.assertEqual(ks('ok 1 a\n', None)[-1],
-                         ('kselftest:perf_events/demo', 'FAIL', 'did not finish'))
 
-    def test_killed(self):
-        self.assertEqual(ks('1..3\nok 1 a\n', 124)[1:],
-                         [('kselftest:perf_events/demo', 'FAIL', 'timed out')])
+# The program's own FAILs (ks() leaves its key whole), beside its tests':
+# test name, [(output, exit status or None when it did not finish, reasons)].
+PROGRAM_FAILS = [
+    ('did_not_finish', [('ok 1 a\n', None, ['did not finish'])]),
+    ('killed', [('1..3\nok 1 a\n', 124, ['timed out'])]),
+    ('plan', [('1..3\nok 1 a\nok 2 b\n', 0, ['planned 3 tests, 2 reported']),
+              ('1..2\nok 1 a\nok 2 b\n', 0, [])]),
+    ('plan_and_exit_status_fail_once', [('1..5\nok 1 a\n', 139, ['planned 5 tests, 1 reported'])]),
+    ('exit_status', [('ok 1 a\n', 1, ['exit status 1']), ('ok 1 a\n', 4, []),
+                     ('not ok 1 a\n', 1, [])]),
+]
 
-    def test_plan(self):
-        self.assertEqual(ks('1..3\nok 1 a\nok 2 b\n', 0)[2:],
-                         [('kselftest:perf_events/demo', 'FAIL', 'planned 3 tests, 2 reported')])
-        self.assertEqual(ks('1..2\nok 1 a\nok 2 b\n', 0)[2:], [])
 
-    def test_plan_and_exit_status_fail_once(self):
-        self.assertEqual(ks('1..5\nok 1 a\n', 139)[1:],
-                         [('kselftest:perf_events/demo', 'FAIL', 'planned 5 tests, 1 reported')])
+def program_test(checks):
+    """A test that each check's output gives the program's own FAILs."""
+    def test(self):
+        for body, rc, reasons in checks:
+            got = [r for r in ks(body, rc) if r[0].startswith('kselftest:')]
+            self.assertEqual(got, [('kselftest:perf_events/demo', 'FAIL', x) for x in reasons],
+                             (body, rc))
+    return test
 
-    def test_exit_status(self):
-        self.assertEqual(ks('ok 1 a\n', 1)[1:],
-                         [('kselftest:perf_events/demo', 'FAIL', 'exit status 1')])
-        self.assertEqual(ks('ok 1 a\n', 4)[1:], [])
-        self.assertEqual(ks('not ok 1 a\n', 1)[1:], [])
+
+for _name, _checks in PROGRAM_FAILS:
+    setattr(Kselftest, 'test_' + _name, program_test(_checks))
 
 
 def pt(body, rc=0, name='5 Demo test'):

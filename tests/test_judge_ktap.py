@@ -1,10 +1,12 @@
 """Our KTAP parser (KUnit at boot) against what the kernel tree's
-`kunit.py parse` gives for the same logs: each case's expected results were
-taken from kunit.py (tools/testing/kunit of 6.1), except the missing part
-of a test whose plan promised more (kunit.py counts each missing subtest as
-a crashed test with no name, keyed 'kunit:SUITE.'; here one FAIL keyed
-kunit:SUITE, or kunit:(boot) at the top level)."""
+`kunit.py parse` gives for the same logs: the cases of
+fixtures/judge/ktap-cases.toml, each with kunit.py's results (of 6.1's
+tools/testing/kunit), except the missing part of a test whose plan
+promised more (kunit.py counts each missing subtest as a crashed test with
+no name, keyed 'kunit:SUITE.'; here one FAIL keyed kunit:SUITE, or
+kunit:(boot) at the top level)."""
 import os
+import tomllib
 import unittest
 
 from workshop.judge import ktap
@@ -18,164 +20,20 @@ def stamp(text, caller=False):
                    for i, line in enumerate(text.strip('\n').split('\n')))
 
 
-# name, KTAP as printed (without timestamps), [(key, status)]
-CASES = [
-    ('plain', '''KTAP version 1
-1..2
-    KTAP version 1
-    # Subtest: s1
-    1..2
-    ok 1 a
-    not ok 2 b
-ok 1 s1
-    KTAP version 1
-    # Subtest: s2
-    1..1
-    ok 1 c # SKIP no hw
-ok 2 s2 # SKIP''',
-     [('kunit:s1.a', 'PASS'), ('kunit:s1.b', 'FAIL'), ('kunit:s2.c', 'SKIP')]),
-    ('tap14', '''TAP version 14
-1..1
-    # Subtest: s1
-    1..1
-    ok 1 - a
-ok 1 - s1''',
-     [('kunit:s1.a', 'PASS')]),
-    ('params', '''KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: s1
-    1..2
-        KTAP version 1
-        # Subtest: pcase
-        ok 1 p0
-        not ok 2 p1
-    # pcase: pass:1 fail:1 skip:0 total:2
-    not ok 1 pcase
-    ok 2 plain
-# s1: pass:1 fail:1 skip:0 total:2
-not ok 1 s1''',
-     [('kunit:s1.pcase.p0', 'PASS'), ('kunit:s1.pcase.p1', 'FAIL'), ('kunit:s1.plain', 'PASS')]),
-    ('crash mid suite', '''KTAP version 1
-1..2
-    KTAP version 1
-    # Subtest: s1
-    1..3
-    ok 1 a
-BUG: kernel NULL pointer dereference, address: 0000000000000000
-Oops: 0000 [#1] PREEMPT SMP
-Call Trace:
- <TASK>
-Kernel panic - not syncing: Fatal exception''',
-     [('kunit:s1.a', 'PASS'), ('kunit:s1', 'FAIL'), ('kunit:(boot)', 'FAIL')]),
-    ('crash after last case', '''KTAP version 1
-1..2
-    KTAP version 1
-    # Subtest: s1
-    1..1
-    ok 1 a
-Oops''',
-     [('kunit:s1.a', 'PASS'), ('kunit:(boot)', 'FAIL')]),
-    ('suite init failed', '''KTAP version 1
-1..2
-    # failed to initialize (-12)
-not ok 1 s0
-    KTAP version 1
-    # Subtest: s1
-    1..1
-    ok 1 a
-ok 1 s1''',
-     [('kunit:s0', 'FAIL'), ('kunit:s1.a', 'PASS')]),
-    ('empty suite', '''KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: s1
-    1..0
-ok 1 s1''',
-     [('kunit:s1', 'FAIL')]),
-    ('diagnostics and other kernel lines', '''KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: s1
-    1..2
-    # a: EXPECTATION FAILED at lib/x.c:10
-    Expected x == y, but
-random: crng init done
-    not ok 1 a
-perf: interrupt took too long (2500 > 2500)
-    ok 2 b
-# s1: pass:1 fail:1 skip:0 total:2
-# Totals: pass:1 fail:1 skip:0 total:2
-not ok 1 s1''',
-     [('kunit:s1.a', 'FAIL'), ('kunit:s1.b', 'PASS')]),
-    ('trailing lines after the plan', '''KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: s1
-    1..1
-    ok 1 a
-ok 1 s1
-ok 5 unrelated''',
-     [('kunit:s1.a', 'PASS')]),
-    ('end marker', '''KTAP version 1
-1..2
-    KTAP version 1
-    # Subtest: s1
-    1..1
-    ok 1 a
-ok 1 s1
-reboot: System halted
-    KTAP version 1''',
-     [('kunit:s1.a', 'PASS'), ('kunit:(boot)', 'FAIL')]),
-    ('no plan at top', '''KTAP version 1
-    KTAP version 1
-    # Subtest: s1
-    1..1
-    ok 1 a
-ok 1 s1''',
-     [('kunit:s1.a', 'PASS')]),
-    ('header without ktap line', '''KTAP version 1
-1..1
-    # Subtest: s1
-    1..1
-    ok 1 a
-ok 1 s1''',
-     [('kunit:s1.a', 'PASS')]),
-    ('all cases skipped', '''KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: s1
-    1..2
-    ok 1 a # SKIP x
-    ok 2 b # SKIP y
-ok 1 s1 # SKIP''',
-     [('kunit:s1.a', 'SKIP'), ('kunit:s1.b', 'SKIP')]),
-    ('ktap with no tests', '''KTAP version 1
-1..0''',
-     [('kunit:(boot)', 'FAIL')]),
-    ('missing suites at top', '''KTAP version 1
-1..3
-    KTAP version 1
-    # Subtest: s1
-    1..1
-    ok 1 a
-ok 1 s1''',
-     [('kunit:s1.a', 'PASS'), ('kunit:(boot)', 'FAIL')]),
-    ('param crash', '''KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: s1
-    1..2
-        KTAP version 1
-        # Subtest: pcase
-        ok 1 p0
-Oops''',
-     [('kunit:s1.pcase.p0', 'PASS'), ('kunit:s1', 'FAIL')]),
-]
+def load_cases():
+    """[(name, KTAP as printed (without timestamps), [(key, status)])]: the
+    cases of fixtures/judge/ktap-cases.toml."""
+    with open(os.path.join(FIX, 'ktap-cases.toml'), 'rb') as f:
+        cases = tomllib.load(f)['case']
+    return [(c['name'], c['ktap'], [tuple(kv) for kv in c['want']]) for c in cases]
+
+
+CASES = load_cases()
 
 
 class KunitParse(unittest.TestCase):
     def test_cases(self):
+        self.assertTrue(CASES)
         for name, text, want in CASES:
             for caller in (False, True):
                 with self.subTest(name, caller=caller):

@@ -47,6 +47,23 @@ class Copies(unittest.TestCase):
         return c
 
 
+def edit_tests(cls, fixture, table):
+    """A test method of CLS for each row of TABLE, (name, [(file, old, new)],
+    keys[, keys as the base]): test_NAME makes the edits to a copy of
+    FIXTURE and wants CLS.fails() of it to be the keys, and fails() with
+    base=True the keys as the base when the row gives them."""
+    for name, edits, want, *as_base in table:
+        def test(self, edits=edits, want=want, as_base=as_base):
+            c = self.copy(fixture)
+            for f, old, new in edits:
+                c.edit(f, old, new)
+            self.assertEqual(self.fails(c), want)
+            for keys in as_base:
+                self.assertEqual(self.fails(c, base=True), keys)
+        test.__name__ = 'test_' + name
+        setattr(cls, test.__name__, test)
+
+
 class RealCheck(Copies):
     def test_as_the_old_judge(self):
         self.assertTrue(CHECKS)
@@ -66,15 +83,6 @@ class RealCheck(Copies):
     def fails(self, c, arch='x86_64'):
         return [r.key for r in judge_check(c.d, arch) if r.verdict == 'FAIL']
 
-    def test_a_warning(self):
-        c = self.copy('check-x86_64')
-        c.edit('console.log', '[   33.077079] ok 2 hw_breakpoint\n',
-               '[   33.077079] ok 2 hw_breakpoint\n[   40.0] ------------[ cut here ]------------\n'
-               '[   40.1] WARNING: CPU: 2 PID: 9 at kernel/events/core.c:5 perf_x+0x1/0x2\n'
-               '[   40.2] ---[ end trace 0000000000000000 ]---\n')
-        self.assertEqual(self.fails(c), ['kernel:WARNING: CPU: 2 PID: 9 at kernel/events/core.c:5 '
-                                         'perf_x+0x1/0x2'])
-
     def test_a_kunit_crash(self):
         c = self.copy('check-x86_64')
         with open(os.path.join(c.d, 'console.log')) as f:
@@ -85,16 +93,6 @@ class RealCheck(Copies):
         self.assertEqual(self.fails(c), ['kernel:Oops: 0000 [#1] PREEMPT SMP',
                                          'kunit:perf_core_contexts', 'kunit:(boot)'])
 
-    def test_unlisted_failure(self):
-        c = self.copy('check-x86_64')
-        c.edit('expect.txt', 'perftest:Object code reading |', 'perftest:Object code readings |')
-        self.assertEqual(self.fails(c), ['perftest:Object code reading'])
-
-    def test_listed_but_passes(self):
-        c = self.copy('check-x86_64')
-        c.edit('expect.txt', '\n', '\nperftest:Watchpoint/Modify* | skip | made up\n')
-        self.assertEqual(self.fails(c), ['perftest:Watchpoint/Modify Watchpoint'])
-
     def test_arm64_without_its_list(self):
         c = self.copy('check-arm64')
         with open(os.path.join(c.d, 'expect.txt'), 'w') as f:
@@ -104,10 +102,25 @@ class RealCheck(Copies):
         self.assertIn('perftest:x86 bp modify', got)
         self.assertIn('kselftest:perf_events/sigtrap_threads:sigtrap_threads.enable_event', got)
 
-    def test_tainted(self):
-        c = self.copy('check-x86_64')
-        c.edit('guest.log', '=== STATE tainted=262144', '=== STATE tainted=262656')
-        self.assertEqual(self.fails(c), ['kernel:tainted'])
+
+# Changes to check-x86_64 and the keys that then fail (edit_tests).
+CHECK_EDITS = [
+    ('a_warning', [('console.log', '[   33.077079] ok 2 hw_breakpoint\n',
+                    '[   33.077079] ok 2 hw_breakpoint\n'
+                    '[   40.0] ------------[ cut here ]------------\n'
+                    '[   40.1] WARNING: CPU: 2 PID: 9 at kernel/events/core.c:5 perf_x+0x1/0x2\n'
+                    '[   40.2] ---[ end trace 0000000000000000 ]---\n')],
+     ['kernel:WARNING: CPU: 2 PID: 9 at kernel/events/core.c:5 perf_x+0x1/0x2']),
+    ('unlisted_failure',
+     [('expect.txt', 'perftest:Object code reading |', 'perftest:Object code readings |')],
+     ['perftest:Object code reading']),
+    ('listed_but_passes',
+     [('expect.txt', '\n', '\nperftest:Watchpoint/Modify* | skip | made up\n')],
+     ['perftest:Watchpoint/Modify Watchpoint']),
+    ('tainted', [('guest.log', '=== STATE tainted=262144', '=== STATE tainted=262656')],
+     ['kernel:tainted']),
+]
+edit_tests(RealCheck, 'check-x86_64', CHECK_EDITS)
 
 
 LEAK = '''unreferenced object 0xffff888006a3c000 (size 512):
@@ -133,35 +146,30 @@ class RealStress(Copies):
     def fails(self, c, **kw):
         return [r.key for r in self.judge(c.d, **kw)[0] if r.verdict == 'FAIL']
 
-    def test_a_perf_leak_at_the_end(self):
-        c = self.copy('stress-x86_64')
-        c.edit('guest.log', '=== BEGIN kmemleak end\n', '=== BEGIN kmemleak end\n' + LEAK)
-        self.assertEqual(self.fails(c), ['kmemleak:end:find_get_pmu_context'])
-
-    def test_the_same_leak_at_boot_and_end(self):
-        c = self.copy('stress-x86_64')
-        c.edit('guest.log', '=== BEGIN kmemleak boot\n', '=== BEGIN kmemleak boot\n' + LEAK)
-        c.edit('guest.log', '=== BEGIN kmemleak end\n', '=== BEGIN kmemleak end\n' + LEAK)
-        self.assertEqual(self.fails(c), ['kmemleak:boot:find_get_pmu_context'])
-
-    def test_module_let_through(self):
-        c = self.copy('stress-x86_64')
-        c.edit('guest.log', '\nmodule_rmmod_ok_with_events=0', '\nmodule_rmmod_ok_with_events=1')
-        self.assertEqual(self.fails(c), ['module:rmmod-with-events'])
-
-    def test_the_plain_base(self):
-        c = self.copy('stress-x86_64')
-        c.edit('guest.log', '=== STATE test_pmu=1', '=== STATE test_pmu=0')
-        c.edit('guest.log', '\nmodule_rmmod_refused_with_events=1',
-               '\nmodule_rmmod_refused_with_events=0')
-        self.assertEqual(self.fails(c), ['module:rmmod-with-events'])
-        self.assertEqual(self.fails(c, base=True), [])
-
     def test_host_stop(self):
         c = self.copy('stress-x86_64')
         with open(os.path.join(c.d, 'host-stop'), 'w') as f:
             f.write('WARNING: CPU: 1 PID: 5 at kernel/events/core.c:9\n')
         self.assertEqual(self.fails(c), ['host:stop'])
+
+
+BOOT, END = '=== BEGIN kmemleak boot\n', '=== BEGIN kmemleak end\n'
+# Changes to stress-x86_64 and the keys that then fail (edit_tests).
+STRESS_EDITS = [
+    ('a_perf_leak_at_the_end', [('guest.log', END, END + LEAK)],
+     ['kmemleak:end:find_get_pmu_context']),
+    ('the_same_leak_at_boot_and_end',
+     [('guest.log', BOOT, BOOT + LEAK), ('guest.log', END, END + LEAK)],
+     ['kmemleak:boot:find_get_pmu_context']),
+    ('module_let_through',
+     [('guest.log', '\nmodule_rmmod_ok_with_events=0', '\nmodule_rmmod_ok_with_events=1')],
+     ['module:rmmod-with-events']),
+    ('the_plain_base', [('guest.log', '=== STATE test_pmu=1', '=== STATE test_pmu=0'),
+                        ('guest.log', '\nmodule_rmmod_refused_with_events=1',
+                         '\nmodule_rmmod_refused_with_events=0')],
+     ['module:rmmod-with-events'], []),
+]
+edit_tests(RealStress, 'stress-x86_64', STRESS_EDITS)
 
 
 def bench_log(path, j, rows, side, kernel, pmus, cmdline='console=ttyS0'):

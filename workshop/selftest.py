@@ -34,6 +34,11 @@ class Collect(unittest.TextTestResult):
         super().addError(test, err)
         self.add(test, 'FAIL', self._exc_info_to_string(err, test).strip().splitlines()[-1])
 
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:     # a failed subtest: the test itself gets no verdict
+            self.add(subtest, 'FAIL', self._exc_info_to_string(err, test).strip().splitlines()[-1])
+
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
         self.add(test, 'SKIP', reason)

@@ -9,6 +9,8 @@
  * exports would clash with the built-in copy's, and nothing uses them.
  * Its debugfs directory is taken by the built-in copy: it has none.
  */
+/* The driver's own, before the headers that give the default. */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/export.h>
 #include <linux/module.h>
 

@@ -6,10 +6,14 @@ import re
 from workshop.judge.result import Result
 
 MESSAGE = re.compile(r'(warning|error):')
-# A path up to the tree's own directories: the builds' trees differ.
-TREE_PATH = re.compile(r'^[^ ]*/(kernel|include|arch)/')
-LINE_COL = re.compile(r':[0-9]+:[0-9]+:')
-LINE = re.compile(r':[0-9]+:')
+# What warnings() rewrites in a message, in this order, each at most once:
+# a path up to the tree's own directories (the builds' trees differ), then
+# ':line:column:', then ':line:' (numbers move with any patch).
+NORMALISE = [
+    (re.compile(r'^[^ ]*/(kernel|include|arch)/'), r'\1/'),
+    (re.compile(r':[0-9]+:[0-9]+:'), ':'),
+    (re.compile(r':[0-9]+:'), ':'),
+]
 ERROR = re.compile(r'error|Error')
 COMMENT = re.compile(r'^\s*(#|$)')
 
@@ -21,9 +25,9 @@ def warnings(text):
     for line in text.splitlines():
         if not MESSAGE.search(line):
             continue
-        line = TREE_PATH.sub(r'\1/', line, count=1)
-        line = LINE_COL.sub(':', line, count=1)
-        out.append(LINE.sub(':', line, count=1))
+        for pattern, repl in NORMALISE:
+            line = pattern.sub(repl, line, count=1)
+        out.append(line)
     return sorted(out)
 
 
