@@ -107,11 +107,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pmu.h"
+
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC	0x63677270
 #endif
 
-#define DEVICES		"/sys/bus/event_source/devices"
 #define CGROOT		"/sys/fs/cgroup"
 #define MAX_SPECS	16
 #define MAX_DEV		4096
@@ -305,34 +306,6 @@ static void report(unsigned long rep, const char *extra, uint64_t ns,
 {
 	printf("bench %s %s rep=%lu %sns_per_op=%.1f ops=%lu\n", scen, params,
 	       rep, extra, ops ? (double)ns / ops : 0.0, ops);
-}
-
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-/* The first number in a file, -1 if there is none. */
-static long read_num(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static long pmu_file(const char *pmu, const char *file)
-{
-	char path[192];
-
-	snprintf(path, sizeof(path), DEVICES "/%s/%s", pmu, file);
-	return read_num(path);
 }
 
 /* Resolve one SPEC of @len characters: 0 for "none", 1 for an event. */

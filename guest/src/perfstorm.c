@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pmu.h"
+
 #define STOP_FILE	"/tmp/stress/stop"
 #define MAX_GROUP	6
 #define RE_READS	3
@@ -58,12 +60,6 @@ static time_t deadline;
 static int done(void)
 {
 	return time(NULL) >= deadline || access(STOP_FILE, F_OK) == 0;
-}
-
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
 /*
@@ -84,24 +80,6 @@ static void check_times(int fd, unsigned long long *buf, size_t size)
 		}
 	}
 	bad++;
-}
-
-/* The type of a dynamic PMU, read anew each time: the module may reload. */
-static int pmu_type(const char *name)
-{
-	char path[128];
-	FILE *f;
-	int type = -1;
-
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -1;
-	fclose(f);
-	return type;
 }
 
 static const unsigned long long sw_events[] = {
@@ -125,7 +103,8 @@ static void random_attr(struct perf_event_attr *a, int allow_hw)
 	}
 	if (allow_hw && use_hw && (rand() & 1)) {
 		static const char * const hw[] = { "test_hw0", "test_hw1", "test_hw2" };
-		int t = pmu_type(hw[rand() % 3]);
+		/* read anew each time: the module may reload */
+		int t = pmu_file(hw[rand() % 3], "type");
 
 		if (t >= 0) {
 			a->type = t;
