@@ -5,17 +5,17 @@ import unittest
 from workshop.judge import builds
 
 BASE = '''  CC      kernel/events/core.o
-/work/build/src/wt-base/kernel/events/core.c:123:4: warning: no previous prototype for 'f' [-Wmissing-prototypes]
-/work/build/src/wt-base/kernel/events/core.c:200:1: warning: no previous prototype for 'g' [-Wmissing-prototypes]
-/work/build/src/wt-base/kernel/events/ring_buffer.c:50: warning: Function parameter 'x' not described
+/ws/build/src/wt-base/kernel/events/core.c:123:4: warning: no previous prototype for 'f' [-Wmissing-prototypes]
+/ws/build/src/wt-base/kernel/events/core.c:200:1: warning: no previous prototype for 'g' [-Wmissing-prototypes]
+/ws/build/src/wt-base/kernel/events/ring_buffer.c:50: warning: Function parameter 'x' not described
 kernel/events/core.c:300:9: sparse: warning: context imbalance in 'h' - wrong count at exit
 '''
 SERIES = '''  CC      kernel/events/core.o
-/work/build/src/linux/kernel/events/core.c:130:4: warning: no previous prototype for 'f' [-Wmissing-prototypes]
-/work/build/src/linux/kernel/events/core.c:210:1: warning: no previous prototype for 'g' [-Wmissing-prototypes]
-/work/build/src/linux/kernel/events/core.c:220:1: warning: no previous prototype for 'g' [-Wmissing-prototypes]
-/work/build/src/linux/kernel/events/core.c:999:2: error: sparse: incompatible types
-/work/build/src/linux/arch/x86/include/asm/perf_event.h:5:3: warning: x
+/ws/build/src/linux/kernel/events/core.c:130:4: warning: no previous prototype for 'f' [-Wmissing-prototypes]
+/ws/build/src/linux/kernel/events/core.c:210:1: warning: no previous prototype for 'g' [-Wmissing-prototypes]
+/ws/build/src/linux/kernel/events/core.c:220:1: warning: no previous prototype for 'g' [-Wmissing-prototypes]
+/ws/build/src/linux/kernel/events/core.c:999:2: error: sparse: incompatible types
+/ws/build/src/linux/arch/x86/include/asm/perf_event.h:5:3: warning: x
 kernel/events/core.c:310:9: sparse: warning: context imbalance in 'h' - wrong count at exit
 '''
 

@@ -224,7 +224,7 @@ class RealBench(unittest.TestCase):
         with open(os.path.join(d, 'report.md')) as f:
             want = f.read()
         now = datetime.datetime.strptime(want.splitlines()[0].split(', ')[-1], '%Y-%m-%d %H:%M UTC')
-        desc = ("base + 16 patches (/work/baseline/build/out/x86_64), Documentation/ABI: document "
+        desc = ("base + 16 patches (build/out/x86_64), Documentation/ABI: document "
                 "the PMUs' type and perf_event_mux_interval_ms")
         with tempfile.TemporaryDirectory() as out:
             text, res = bench.judge(*[os.path.join(d, s + '.log') for s in ('A', 'B', 'B-few')],

@@ -15,7 +15,7 @@
 #   perfctx.modparams=P  its parameters, '+' for spaces (nr_hw=3+cpus=0,0x3,0xc)
 #   perfctx.badtaint=M   the taints that stop the run early (the host's mask)
 #
-# The test PMU module and its pin (NOTES.md, "The test PMU as a module"):
+# The test PMU module and its pin (NOTES.md, "make stress facts"):
 # on 6.1 one task event on a test_hw PMU pins the module for good, since a
 # task context keeps pointing at the PMU; with the rewrite a task's PMU
 # context holds the module only while it has events.  The run has two
@@ -72,7 +72,7 @@ guest_paranoid
 # well: a CI smoke run had a trinity child in ftrace_modify_all_code()
 # for 548 s (soft lockup, RCU stall).  With ftrace_enabled 0 nothing is
 # patched: the event still opens and closes, it just never fires
-# (NOTES.md, "Function tracing under TCG").
+# (NOTES.md, "make stress facts", ftrace_enabled).
 echo 0 > /proc/sys/kernel/ftrace_enabled ||
 	echo "stress: could not turn ftrace_enabled off"
 echo "=== STATE ftrace_enabled=$(cat /proc/sys/kernel/ftrace_enabled 2>/dev/null)"

@@ -57,7 +57,7 @@ def ab_table(rows):
 
 
 def goal_table(goals):
-    md = ['## Goals (issue 6)', '', '| goal | measured | value | met |', '|---|---|---:|---|']
+    md = ['## Goals', '', '| goal | measured | value | met |', '|---|---|---:|---|']
     md += ['| %s | `%s` | %s | %s |' % (g, what, fmt(x, 3), v) for g, what, x, v in goals]
     return md + ['']
 
