@@ -92,3 +92,32 @@ class Arches(unittest.TestCase):
     def test_unknown_arch(self):
         with self.assertRaises(SystemExit):
             conf.arch('vax')
+
+
+class GitlabExample(unittest.TestCase):
+    """.gitlab-ci.yml spreads make check's suite over a job matrix: its
+    jobs are the suite's profile x arch, one each, and the merge job reads
+    every result file they write."""
+
+    def jobs(self):
+        import re
+        text = open(os.path.join(conf.TOP, '.gitlab-ci.yml')).read()
+        out = set()
+        for block in re.split(r'\n(?=\S)', text):
+            m = re.search(r'script: \./ws run (\S+)(?: --arch (\S+))?', block)
+            if not m:
+                continue
+            archs = re.search(r'ARCH: \[(.*)\]', block)
+            for a in (archs.group(1).split(', ') if archs else [m.group(2) or 'host']):
+                out.add('%s:%s' % (m.group(1), a))
+        return out, text
+
+    def test_matrix_is_the_suite(self):
+        got, _ = self.jobs()
+        want = {j if ':' in j else j + ':host' for j in conf.profiles()['suite']['check']['jobs']}
+        self.assertEqual(got, want)
+
+    def test_merge_reads_every_result_file(self):
+        _, text = self.jobs()
+        self.assertIn('./ws merge build/logs/*/*/result.json', text)
+        self.assertEqual(conf.logs('check', 'x86_64'), os.path.join(conf.BUILD, 'logs', 'check', 'x86_64'))
