@@ -114,6 +114,9 @@ def run(name, archs=None, options=None, allow_unpinned=False):
     t0 = time.time()
     stages = Stages()
     jobs = jobs_of(name, archs, options)
+    for j in jobs:      # a job that does not get to write one is a failure
+        if os.path.exists(os.path.join(j.logs, 'result.json')):
+            os.unlink(os.path.join(j.logs, 'result.json'))
     extra = prologue(jobs, stages, allow_unpinned)
     lanes = Lanes(jobs)
     threads = [threading.Thread(target=lanes.build, name='build')]
