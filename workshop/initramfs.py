@@ -84,13 +84,14 @@ def base_root(r, debs, tools_root):
 
 
 def guest_files(r):
-    """/init, /guest (lib.sh, modes/, stress/), the core perf-test list."""
+    """/init, /guest (lib.sh, modes/, stress/), the core lists of make check."""
     g = os.path.join(conf.TOP, 'guest')
     shutil.copy2(os.path.join(g, 'init'), os.path.join(r, 'init'))
     shutil.copy2(os.path.join(g, 'lib.sh'), os.path.join(r, 'guest/lib.sh'))
     for d in ('modes', 'stress'):
         shutil.copytree(os.path.join(g, d), os.path.join(r, 'guest', d))
-    shutil.copy2(os.path.join(conf.CONFIG, 'perf-tests-core.txt'), os.path.join(r, 'guest'))
+    for f in ('perf-tests-core.txt', 'kselftests-full-only.txt'):
+        shutil.copy2(os.path.join(conf.CONFIG, f), os.path.join(r, 'guest'))
     for dp, _, fs in os.walk(os.path.join(r, 'guest')):
         for f in fs:
             if f.endswith('.sh'):

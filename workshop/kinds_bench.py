@@ -38,7 +38,9 @@ class Bench(Kind):
         from workshop.judge import bench
         from workshop.pipeline import describe, tree_of
         logs = {b['name']: os.path.join(job.logs, b['name'], 'guest.log') for b in job.boots}
-        ka, kb = job.prepared['A'][0], job.prepared['B'][0]
+        # A profile without a B boot (the smoke) boots one kernel once, as both.
+        logs.setdefault('B', logs['A'])
+        ka, kb = job.prepared['A'][0], job.prepared.get('B', job.prepared['A'])[0]
         if job.name == 'bench':
             a_desc = describe(tree_of('a-side')[0])
             b_desc = describe(tree_of('series')[0])

@@ -4,8 +4,9 @@ jobs on one machine, then their result files merged.
 Three lanes, each a thread:
   build   every job's builds, in the suite's order, one at a time, at
           SCHED_IDLE: they take only the CPU time the guests leave;
-  guest   the timing-sensitive boots (lane "guest"), one at a time, each as
-          soon as its builds are done, in the suite's order among the ready;
+  guest   the timing-sensitive boots (lane "guest"), the suite's `guests`
+          at a time (a job marked `alone` by itself), each as soon as its
+          builds are done, in the suite's order among the ready;
   idle    the rest (-icount boots, whose guest time is instructions, and
           host work such as checkpatch), at SCHED_IDLE beside the guests.
 """
@@ -66,18 +67,41 @@ class Lanes:
             with self.wake:
                 self.wake.notify_all()
 
-    def lane(self, which):
+    def lane(self, which, capacity=1):
+        """Run the jobs of lane WHICH as their builds become ready, in the
+        suite's order among the ready, at most CAPACITY at a time; a job
+        marked `alone` only with no other beside it.  A ready job that does
+        not fit yet holds back the ones after it."""
         if which == 'idle':
             idle_thread()
         todo = [j for j in self.jobs if j.lane == which]
-        while todo:
+        running = []
+        while todo or running:
             with self.wake:
-                j = next((j for j in todo if self.ready[id(j)].is_set()), None)
-                if j is None:
+                running = [(t, j) for t, j in running if t.is_alive()]
+                pick = None
+                for j in todo:
+                    if not self.ready[id(j)].is_set():
+                        continue
+                    alone = any(r.p.get('alone') for _, r in running)
+                    if len(running) < capacity and not alone and \
+                            not (j.p.get('alone') and running):
+                        pick = j
+                    break
+                if pick is None:
                     self.wake.wait(5)
                     continue
-            todo.remove(j)
-            self.reports[id(j)] = self.run(j)
+                todo.remove(pick)
+                t = threading.Thread(target=self.finish, args=(pick,), name=pick.name)
+                running.append((t, pick))
+                t.start()
+
+    def finish(self, j):
+        if j.lane == 'idle':
+            idle_thread()
+        self.reports[id(j)] = self.run(j)
+        with self.wake:
+            self.wake.notify_all()
 
     def run(self, j):
         if id(j) in self.errors:
@@ -119,8 +143,10 @@ def run(name, archs=None, options=None, allow_unpinned=False):
             os.unlink(os.path.join(j.logs, 'result.json'))
     extra = prologue(jobs, stages, allow_unpinned)
     lanes = Lanes(jobs)
-    threads = [threading.Thread(target=lanes.build, name='build')]
-    threads += [threading.Thread(target=lanes.lane, args=(w,), name=w) for w in ('guest', 'idle')]
+    guests = conf.profiles()['suite'][name].get('guests', 1)
+    threads = [threading.Thread(target=lanes.build, name='build'),
+               threading.Thread(target=lanes.lane, args=('guest', guests), name='guest'),
+               threading.Thread(target=lanes.lane, args=('idle',), name='idle')]
     for t in threads:
         t.start()
     for t in threads:
