@@ -78,7 +78,9 @@ class Lanes:
         running = []
         while todo or running:
             with self.wake:
-                running = [(t, j) for t, j in running if t.is_alive()]
+                running = [(t, j) for t, j in running if id(j) not in self.reports]
+                if not todo and not running:
+                    break
                 pick = None
                 for j in todo:
                     if not self.ready[id(j)].is_set():
@@ -99,8 +101,9 @@ class Lanes:
     def finish(self, j):
         if j.lane == 'idle':
             idle_thread()
-        self.reports[id(j)] = self.run(j)
+        rep = self.run(j)
         with self.wake:
+            self.reports[id(j)] = rep
             self.wake.notify_all()
 
     def run(self, j):
@@ -151,6 +154,9 @@ def run(name, archs=None, options=None, allow_unpinned=False):
         t.start()
     for t in threads:
         t.join()
+    for t in threading.enumerate():     # the lanes' job threads
+        if t is not threading.current_thread():
+            t.join()
     table = ['stages (start after the suite began, seconds):']
     items = [('suite', s) for s in stages.items]
     for j in jobs:
