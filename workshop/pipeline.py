@@ -143,9 +143,10 @@ class Job:
 
 
 def decoder(job, kdir):
-    """Stack traces of JOB's kernel in KDIR, decoded."""
+    """Stack traces of JOB's kernel in KDIR, decoded with its own tree."""
     from workshop.judge.splats import Decoder
-    return Decoder(os.path.join(kdir, 'vmlinux'), conf.src(), job.arch.cross_compile)
+    src = tree_of(job.p.get('commit', 'series'))[0]
+    return Decoder(os.path.join(kdir, 'vmlinux'), src, job.arch.cross_compile)
 
 
 def describe(src, rev='HEAD'):

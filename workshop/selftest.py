@@ -45,9 +45,14 @@ class Collect(unittest.TextTestResult):
 
 
 def unit():
-    suite = unittest.defaultTestLoader.discover(os.path.join(conf.TOP, 'tests'),
-                                                top_level_dir=conf.TOP)
-    r = unittest.TextTestRunner(stream=io.StringIO(), resultclass=Collect).run(suite)
+    env = dict(os.environ)      # the tests quieten the driver (WS_QUIET): not for long
+    try:
+        suite = unittest.defaultTestLoader.discover(os.path.join(conf.TOP, 'tests'),
+                                                    top_level_dir=conf.TOP)
+        r = unittest.TextTestRunner(stream=io.StringIO(), resultclass=Collect).run(suite)
+    finally:
+        os.environ.clear()
+        os.environ.update(env)
     if not r.results and r.testsRun == 0:
         return [Result('selftest:discover', 'FAIL', 'FAIL', 'no test found in tests/')]
     return r.results
