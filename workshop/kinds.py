@@ -56,8 +56,9 @@ class Exit(Kind):
 
     def judge(self, job, statuses):
         st = statuses[job.boots[0]['name']]
-        with open(os.path.join(job.logs, 'guest.log'), errors='replace') as f:
-            print(f.read())
+        if job.verbose:
+            with open(os.path.join(job.logs, 'guest.log'), errors='replace') as f:
+                print(f.read())
         return [Result('guest:exit', 'PASS' if st == 0 else 'FAIL',
                        'PASS' if st == 0 else 'FAIL', 'status %d' % st)], {}
 

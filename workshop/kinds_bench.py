@@ -54,7 +54,8 @@ class Bench(Kind):
                                 mode=job.options['bench'], a_desc=a_desc, b_desc=b_desc,
                                 same=ka == kb, command=job.command(), out_prefix=out,
                                 logdir=job.logs)
-        print(text)
+        if job.verbose:
+            print(text)
         bad = {n: s for n, s in statuses.items() if s}
         if bad and res.verdict == 'PASS':
             res = Result(res.key, 'FAIL', 'FAIL', 'guest status %s' % bad)
@@ -89,7 +90,8 @@ class Profile(Kind):
         p = subprocess.run(cmd, cwd=conf.TOP, capture_output=True, text=True)
         with open(os.path.join(job.logs, 'report.txt'), 'w') as f:
             f.write(p.stdout + p.stderr)
-        print(p.stdout + p.stderr)
+        if job.verbose:
+            print(p.stdout + p.stderr)
         ok = p.returncode == 0 and not any(statuses.values())
         return [Result('profile:report', 'PASS' if ok else 'FAIL', 'PASS' if ok else 'FAIL',
                        '' if ok else 'guest status %s, report status %d'

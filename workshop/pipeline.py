@@ -56,6 +56,7 @@ class Job:
         self.boots = self.kind.boots(self) if self.p.get('payload') else []
         self.prepared = {}      # boot name -> (kernel dir, initramfs)
         self.console = False
+        self.verbose = False        # print the run's own report (./ws run)
         self.started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')
 
     def boot_settings(self, over=None):
@@ -175,6 +176,7 @@ def run_job(profile, arch_name, options=None, console=False):
     from workshop import deps
     job = Job(profile, arch_name, options)
     job.console = console or job.kind.console
+    job.verbose = True
     deps.install(job.p.get('deps', []))
     if job.p.get('kernel') or job.p['judge'] in ('checkpatch',):
         tree.sync(as_is=True)
