@@ -146,8 +146,7 @@ def tools(src, a):
     hdr = os.path.join(o, 'headers')
     kmake(src, hdr, a, 'headers', log=log)
     ks = os.path.join(o, 'kselftest')
-    shutil.rmtree(ks, ignore_errors=True)
-    os.makedirs(ks)
+    os.makedirs(ks, exist_ok=True)
     run(tmake + ['-C', os.path.join(src, 'tools/testing/selftests/perf_events'),
                  'OUTPUT=' + ks, 'KHDR_INCLUDES=-isystem %s/usr/include' % hdr], log=log, idle=True)
     dest = os.path.join(root, 'kselftest', 'perf_events')

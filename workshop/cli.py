@@ -67,6 +67,10 @@ def cmd_boot(a):
     kdir = a.kernel or conf.kernel_out(a.arch, 'debug')
     initrd = a.initramfs or conf.initramfs(a.arch, 'base')
     logs = a.logs or conf.logs('boot', a.arch)
+    if a.script:
+        from workshop import initramfs
+        initrd = initramfs.overlay(initrd, {'guest/modes/%s.sh' % a.mode: a.script},
+                                   os.path.join(logs, 'initramfs.cpio.gz'))
     st = qemu.boot(arch, os.path.join(kdir, arch.image), initrd, logs, b, console=a.console)
     print(open(os.path.join(logs, 'guest.log'), errors='replace').read(), end='')
     return st
@@ -168,6 +172,7 @@ def parser():
     s.add_argument('--timeout', type=int)
     s.add_argument('--logs')
     s.add_argument('--console', action='store_true')
+    s.add_argument('--script', help='a shell script of your own, run as the guest mode MODE')
     s = sub.add_parser('judge', help='judge the logs of a boot')
     s.add_argument('kind', choices=['check', 'stress'])
     s.add_argument('logdir')

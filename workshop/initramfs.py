@@ -9,6 +9,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 
 from workshop import conf, copy_libs
 from workshop.proc import die, run, say
@@ -115,6 +116,10 @@ def make(a, out, tools_root, extra_debs=(), programs=None, module=None):
     src = os.path.join(conf.BUILD, 'src', 'debs')
     debs = unpack_debs(os.path.join(src, a.debian_arch), a.debian_arch,
                        deps['base'] + list(a.guest_debs))
+    key = inputs_key(a, tools_root, extra_debs, programs, module)
+    if os.path.exists(out) and os.path.exists(out + '.key') and \
+            open(out + '.key').read().strip() == key:
+        return out              # nothing it is made of changed
     libdirs = [os.path.join(debs, 'lib', a.triplet), os.path.join(debs, 'usr/lib', a.triplet)]
     r = out + '.root'
     shutil.rmtree(r, ignore_errors=True)
@@ -140,5 +145,49 @@ def make(a, out, tools_root, extra_debs=(), programs=None, module=None):
     os.makedirs(os.path.dirname(out), exist_ok=True)
     subprocess.run(['gzip', '-1'], input=cpio.stdout, stdout=open(out, 'wb'), check=True)
     shutil.rmtree(r)
+    with open(out + '.key', 'w') as f:
+        f.write(key + '\n')
     say('%s: %.0f MB' % (out, os.path.getsize(out) / 1e6))
+    return out
+
+
+def inputs_key(a, tools_root, extra_debs, programs, module):
+    """A hash of everything an image is made of: the tools, the guest/
+    scripts, the core lists, the packages, the programs and the module."""
+    h = hashlib.sha256(repr((a, sorted(extra_debs), sorted((programs or {}).items()),
+                             module and module[0])).encode())
+    paths = [tools_root, os.path.join(conf.TOP, 'guest'),
+             os.path.join(conf.CONFIG, 'perf-tests-core.txt'),
+             os.path.join(conf.CONFIG, 'kselftests-full-only.txt'),
+             os.path.join(conf.CONFIG, 'deps.toml')]
+    paths += list((programs or {}).values()) + ([module[1]] if module else [])
+    for p in paths:
+        files = [p] if os.path.isfile(p) else sorted(
+            os.path.join(dp, f) for dp, _, fs in os.walk(p) for f in fs)
+        for f in files:
+            h.update(f.encode())
+            if not os.path.islink(f):
+                with open(f, 'rb') as fh:
+                    h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()
+
+
+def overlay(image, files, out):
+    """OUT: IMAGE with FILES ({path in the guest: host file}) on top, as a
+    second cpio archive after it (the kernel unpacks both)."""
+    with tempfile.TemporaryDirectory() as d:
+        for dst, srcf in files.items():
+            os.makedirs(os.path.dirname(os.path.join(d, dst)), exist_ok=True)
+            shutil.copy2(srcf, os.path.join(d, dst))
+            os.chmod(os.path.join(d, dst), 0o755)
+        names = sorted(os.path.relpath(os.path.join(dp, n), d)
+                       for dp, dns, fs in os.walk(d) for n in dns + fs)
+        cpio = subprocess.run(['cpio', '-o', '-H', 'newc', '--quiet', '-R', '0:0'], cwd=d,
+                              input=''.join('%s\n' % n for n in names).encode(),
+                              capture_output=True, check=True).stdout
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, 'wb') as f, open(image, 'rb') as base:
+        shutil.copyfileobj(base, f)
+        f.write(subprocess.run(['gzip', '-1'], input=cpio, capture_output=True,
+                               check=True).stdout)
     return out
