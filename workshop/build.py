@@ -60,18 +60,17 @@ def mismatches(texts, config, skip=()):
     return bad
 
 
-def in_kconfig(src, opt):
-    """Does the tree at SRC declare OPT in a Kconfig file?"""
-    pat = re.compile(r'^config %s$' % re.escape(opt[len('CONFIG_'):]), re.M)
-    for dp, _, fs in os.walk(src):
-        if '/.git' in dp:
-            continue
+def kconfig_symbols(src):
+    """Every symbol the tree at SRC declares in a Kconfig file."""
+    syms = set()
+    for dp, dns, fs in os.walk(src):
+        dns[:] = [d for d in dns if d != '.git']
         for f in fs:
             if f.startswith('Kconfig'):
                 with open(os.path.join(dp, f), errors='replace') as fh:
-                    if pat.search(fh.read()):
-                        return True
-    return False
+                    syms.update('CONFIG_' + m for m in
+                                re.findall(r'^\s*(?:menu)?config\s+(\w+)', fh.read(), re.M))
+    return syms
 
 
 def configure(src, o, a, frags, absent_ok=()):
@@ -93,7 +92,7 @@ def configure(src, o, a, frags, absent_ok=()):
          os.path.join(o, '.config')] + list(frags),
         env=conf.env(KCONFIG_CONFIG=os.path.join(o, '.config')), log=os.devnull)
     kmake(src, o, a, 'olddefconfig', log=os.devnull)
-    skip = [opt for opt in absent_ok if not in_kconfig(src, opt)]
+    skip = sorted(set(absent_ok) - kconfig_symbols(src)) if absent_ok else []
     for opt in skip:
         say('  %s: not in this tree, not checked' % opt)
     with open(os.path.join(o, '.config')) as fh:
