@@ -134,7 +134,8 @@ class BuildArches(Kind):
                 texts[commit] = f.read()
         with open(os.path.join(conf.CONFIG, 'sparse-known.txt')) as f:
             known = f.read()
-        new = builds.new_messages(texts['base'], texts['series'], known)
+        new = builds.new_messages(texts['base'], texts['series'],
+                                  builds.known(known))
         with open(log, 'w') as f:
             f.write('\n'.join(new) + '\n')
         return not new, secs, '%d new messages' % len(new) if new else \
