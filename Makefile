@@ -4,7 +4,7 @@ WS := ./ws
 # The arch of the targets that take one; each profile has its own default.
 ARCH_OPT := $(if $(ARCH),--arch $(ARCH))
 ARCHS_OPT := $(foreach a,$(ARCHS),--arch $(a))
-set = $(if $(2),--set $(1)=$(2))
+set = $(if $(2),--set '$(1)=$(2)')
 space := $() $()
 
 .PHONY: help deps tree export kernel tools initramfs run check check-full \
