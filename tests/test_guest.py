@@ -52,3 +52,40 @@ class Protocol(unittest.TestCase):
             self.assertEqual(guest_vars('perfctx.mode=check', ['PERFCTX_FILTER'])['PERFCTX_FILTER'], '')
         finally:
             del os.environ['PERFCTX_FILTER']
+
+
+def check_mode(filt):
+    """guest/modes/check.sh on the host, its paths moved into a temporary
+    directory and perf faked: the list is tests/fixtures/guest/'s."""
+    fix = os.path.join(conf.TOP, 'tests', 'fixtures', 'guest')
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, 'guest'))
+        os.makedirs(os.path.join(d, 'kselftest', 'perf_events'))
+        with open(os.path.join(d, 'guest', 'lib.sh'), 'w') as f:
+            f.write('state_end() { :; }\n'
+                    'perf() { if [ "$2" = list ]; then cat %s/perf-test-list.txt; '
+                    'else echo "ran perf $*"; fi; }\n'
+                    'timeout() { shift; "$@"; }\n' % fix)
+        for n in ('perf-tests-core.txt',):
+            with open(os.path.join(fix, n)) as a, open(os.path.join(d, 'guest', n), 'w') as b:
+                b.write(a.read())
+        open(os.path.join(d, 'guest', 'kselftests-full-only.txt'), 'w').close()
+        with open(os.path.join(conf.TOP, 'guest', 'modes', 'check.sh')) as f:
+            script = f.read().replace('/guest/', d + '/guest/').replace('/kselftest/', d + '/kselftest/')
+        out = subprocess.run(['bash', '-c', script], capture_output=True, text=True,
+                             env=dict(os.environ, PERFCTX_FILTER=filt)).stdout
+    return [x for x in out.splitlines() if x.startswith(('=== BEGIN perftest', '=== MISSING'))]
+
+
+class CheckMode(unittest.TestCase):
+    def test_core_list(self):
+        # uname -m of the host: x86_64 leaves out "x86 bp modify"
+        out = check_mode('core')
+        self.assertEqual(out, ['=== MISSING perftest no such test',
+                               '=== BEGIN perftest 2 Detect openat syscall event',
+                               '=== BEGIN perftest 23 Watchpoint',
+                               '=== BEGIN perftest 24 Number of exit events of a simple workload'])
+
+    def test_full_runs_every_test(self):
+        out = check_mode('full')
+        self.assertEqual([x.split()[3] for x in out], ['1', '2', '23', '24', '70', '99'])
