@@ -11,7 +11,7 @@ devev() {
 		if [ "$TESTPMU" = 0 ]; then
 			ev=cpu-clock,context-switches,cpu-migrations
 		elif quiet || ! loaded; then
-			sleep 1; continue
+			snooze 1; continue
 		else
 			ev=test_dev/ticks/,test_hw0/cycles/,test_hw1/cycles/,test_hw2/cycles/
 		fi

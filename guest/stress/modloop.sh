@@ -174,6 +174,7 @@ modloop() {
 		fi
 		mod_unload
 		modcount
-		nap 5 || break
+		# The window of devev and cgev, which hold off while it cycles.
+		nap 10 || break
 	done
 }
