@@ -125,6 +125,11 @@ class Job:
             results, figures = self.kind.judge(self, statuses)
         return self.write(results, figures)
 
+    def standalone(self):
+        """A job with no boot: its kind does the work, in its logs dir."""
+        os.makedirs(self.logs, exist_ok=True)
+        return self.kind.standalone(self)
+
     def write(self, results, figures=None):
         rep = Report(self.name, self.arch_name, self.p.get('kind', 'kernel'), results,
                      stages=[s[:2] for s in self.stages.items], figures=figures or {},
@@ -182,7 +187,7 @@ def run_job(profile, arch_name, options=None, console=False):
         tree.sync(as_is=True)
     if job.boots:
         job.prepare()
-    rep = job.execute() if job.boots else job.kind.standalone(job)
+    rep = job.execute() if job.boots else job.standalone()
     say('%s %s: %s (%s)' % (profile, arch_name, summary_line('', rep.counts()).lstrip(': '),
                             os.path.relpath(os.path.join(job.logs, 'result.txt'), conf.TOP)))
     return rep

@@ -110,7 +110,7 @@ class Lanes:
         if id(j) in self.errors:
             return j.failed('build', self.errors[id(j)])
         try:
-            return j.execute() if j.boots else j.kind.standalone(j)
+            return j.execute() if j.boots else j.standalone()
         except BaseException as e:
             say('%s %s: %s' % (j.name, j.arch_name, e))
             return j.failed('run', e)
