@@ -166,7 +166,9 @@ def inputs_key(a, tools_root, extra_debs, programs, module):
             os.path.join(dp, f) for dp, _, fs in os.walk(p) for f in fs)
         for f in files:
             h.update(f.encode())
-            if not os.path.islink(f):
+            if os.path.islink(f):
+                h.update(os.readlink(f).encode())
+            else:
                 with open(f, 'rb') as fh:
                     h.update(hashlib.sha256(fh.read()).digest())
     return h.hexdigest()
