@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * insnprof: a QEMU TCG plugin that counts the guest instructions executed
- * from each translation block start address, for scripts/bench-profile.sh.
+ * from each translation block start address, for `make bench-profile`.
  * Under -icount shift=0 a guest nanosecond is a guest instruction, so the
  * counts say where the instructions of a benchmark went, function by
  * function once mapped to the kernel's symbols.

@@ -5,7 +5,7 @@
  * guest under QEMU -icount (CLOCK_MONOTONIC then counts guest instructions:
  * the results are deterministic).  Built static, there is no compiler in
  * the guest:
- *	gcc -O2 -Wall -Wextra -static -o perfbench tests/bench/perfbench.c
+ *	gcc -O2 -Wall -Wextra -static -o perfbench guest/src/perfbench.c
  *
  *   perfbench pipe [--pmus LIST] [--mode self|inherit] [--loops N]
  *	Two processes ping-pong one byte over two pipes; ns per round trip.

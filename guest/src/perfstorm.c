@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfstorm: perf_event_open storms for `make stress` (guest/stress.sh).
- * Built static for the guest by scripts/stress.sh.
+ * perfstorm: perf_event_open storms for `make stress` (guest/stress/).
+ * Built static for the guest by workshop/build.py (programs()).
  *
  *   perfstorm openclose SECONDS SEED [--hw]
  *	Open, enable, read, disable and close events on one target task (a
@@ -26,7 +26,7 @@
  * total_time_enabled and total_time_running after it dropped ctx->lock, so
  * a context switch in between can tear the pair (the base had 6 in 13644
  * reads in one run).  Only a pair that stays wrong over RE_READS re-reads,
- * or a read of the wrong shape, counts as bad; scripts/stress-judge.py
+ * or a read of the wrong shape, counts as bad; workshop/judge/stress_rules.py
  * also fails a run with more torn pairs than 6.1 shows.
  */
 #define _GNU_SOURCE
