@@ -1,5 +1,6 @@
 """Expect lists (config/expect/ARCH.txt): results that may not pass in a
-guest, and why.  One a line, '<key glob> | skip|fail|timeout|any | <reason>'.
+guest, and why.  One a line, '<key glob> | skip|fail|timeout|any | <reason>',
+or 'include NAME': the lines of the list NAME beside this one, in its place.
 
 A result that does not pass and is not listed fails; a listed skip/fail
 that passes fails too ("listed but passes: take it off the list"), so the
@@ -20,7 +21,7 @@ class ExpectError(ValueError):
     """A line of an expect list that is not '<glob> | kind | <reason>'."""
 
 
-def load(path):
+def load(path, _seen=()):
     """[(glob, kind, reason)] of an expect list; [] when there is none."""
     exp = []
     if not path or not os.path.exists(path):
@@ -29,6 +30,12 @@ def load(path):
         for n, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith('#'):
+                continue
+            if line.startswith('include '):
+                inc = os.path.join(os.path.dirname(path), line.split(None, 1)[1])
+                if not os.path.exists(inc) or inc in _seen:
+                    raise ExpectError('%s:%d: no list %s, or an include loop' % (path, n, inc))
+                exp += load(inc, _seen + (path,))
                 continue
             parts = [p.strip() for p in line.split('|')]
             if len(parts) != 3 or parts[1] not in KINDS or not parts[2]:
