@@ -143,7 +143,7 @@ kmemleak boot
 # The clock starts with them, not before the boot kmemleak scan (which
 # took 2 minutes under TCG in the first smoke run).
 clock_start
-flag_clear phase2 mod-cycled
+flag_clear phase2 mod-cycled devev-ran
 pids=()
 counter & pids+=($!)
 sleep 3		# the counter opens its events before hotplug starts

@@ -36,6 +36,7 @@ devev() {
 			bad=$((bad + 1))
 		fi
 		count devev "devev_runs=$ok" "devev_failed=$bad" "devev_hotplug_raced=$raced"
+		flag devev-ran || flag_set devev-ran
 	done
 }
 

@@ -27,6 +27,9 @@
 #                        cleared at START
 #   quiesce              modloop: before its check  quiet(): devev, cgev     the users of the test
 #                        and unload; cleared after                           PMUs hold off
+#   devev-ran            devev, after its first     modloop, before its      devev has had its window
+#                        counted try; cleared at    first cycle (waits at    on the test PMUs
+#                        START                      most 60 s)
 #   modrun               modloop's perf stat        modloop                  perf stat has opened its
 #                        workload (by path);                                 events (its workload runs)
 #                        cleared before each try
