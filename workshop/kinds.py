@@ -43,12 +43,33 @@ def kdir_of(job, name=None):
 
 
 class Check(Kind):
+    """One boot judged against the expect list; a profile with `boots`
+    may add boots that are only recorded (`record = true`, e.g. the plain
+    base on the same guest): their results become figures "BOOT KEY",
+    and only whether the guest ran to its end counts."""
+
+    def boots(self, job):
+        return [job.boot_settings(dict(over)) for over in job.p.get('boots', [{'name': job.name}])]
+
     def judge(self, job, statuses):
         from workshop.pipeline import decoder
-        kdir = kdir_of(job)
-        return check.judge(job.logs, job.arch_name,
-                           os.path.join(conf.CONFIG, 'expect', job.arch_name + '.txt'),
-                           decoder=decoder(job, kdir)), {}
+        results, figures = [], {}
+        for b in job.boots:
+            logs = job.logs if len(job.boots) == 1 else os.path.join(job.logs, b['name'])
+            kdir = job.prepared[b['name']][0]
+            res = check.judge(logs, job.arch_name,
+                              os.path.join(conf.CONFIG, 'expect', job.p.get('expect', job.arch_name) + '.txt'),
+                              decoder=decoder(job, kdir, b.get('commit')))
+            if not b.get('record'):
+                results += res
+                continue
+            st = statuses[b['name']]
+            results.append(Result('%s:ran' % b['name'], 'PASS' if st not in (124, 125) else 'FAIL',
+                                  'PASS' if st not in (124, 125) else 'FAIL',
+                                  'recorded, not judged: figures "%s ..."' % b['name']))
+            for r in res:
+                figures['%s %s' % (b['name'], r.key)] = r.result + (' (%s)' % r.reason if r.reason else '')
+        return results, figures
 
 
 class Exit(Kind):

@@ -80,7 +80,20 @@ class Job:
             commit = b.get('commit', self.p.get('commit', 'series'))
             src, kdir, tag = self.kernel(commit, b.get('kernel', self.p['kernel']))
             self.prepared[b['name']] = (kdir, self.guest(src, kdir, tag))
+            if b.get('dtb'):
+                b['dtb_path'] = self.dtb(b)
         self.kind.prepare(self)
+
+    def dtb(self, b):
+        """The device tree of boot B: [dtb.NAME] of the profiles
+        applied to QEMU's own tree for the boot's machine, -smp and -m."""
+        from workshop import dtb
+        name, a = b['dtb'], self.arch
+        m = qemu.machine(a, b)
+        out = os.path.join(conf.BUILD, a.name, 'dtb', '%s-%s-smp%s-%s.dtb' % (
+            name, m.replace(',', '_').replace('=', '-'), b.get('smp', 4), b.get('mem', '2G')))
+        return memo(('dtb', out), lambda: dtb.make(a, m, b, name, self.profiles['dtb'][name], out),
+                    self.stages, 'device tree %s' % os.path.relpath(out, conf.BUILD))
 
     def guest(self, src, kdir, tag):
         a, name = self.arch, self.p['payload']
@@ -148,10 +161,10 @@ class Job:
         return self.write([Result('harness:%s' % what, 'FAIL', 'FAIL', str(err))])
 
 
-def decoder(job, kdir):
+def decoder(job, kdir, commit=None):
     """Stack traces of JOB's kernel in KDIR, decoded with its own tree."""
     from workshop.judge.splats import Decoder
-    src = tree_of(job.p.get('commit', 'series'))[0]
+    src = tree_of(commit or job.p.get('commit', 'series'))[0]
     return Decoder(os.path.join(kdir, 'vmlinux'), src, job.arch.cross_compile)
 
 

@@ -37,15 +37,23 @@ def cmdline(b, extra_args=None):
     return ' '.join(p for p in parts if p)
 
 
+def machine(a, b):
+    """The -M of arch A under boot settings B (`machine_opts` appended)."""
+    return ','.join(x for x in (a.machine, b.get('machine_opts', '')) if x)
+
+
 def command(a, kernel, initrd, logs, b, append, qemu_extra=()):
-    return ([a.qemu, '-M', a.machine, '-cpu', a.cpu] + ACCEL[b.get('icount', 'off')] +
+    """QEMU's command line; a boot with a `dtb` has had its blob made by
+    the pipeline (b['dtb_path'])."""
+    dtb = ['-dtb', b['dtb_path']] if b.get('dtb') else []
+    return ([a.qemu, '-M', machine(a, b), '-cpu', a.cpu] + ACCEL[b.get('icount', 'off')] +
             ['-smp', str(b.get('smp', 4)), '-m', b.get('mem', '2G'), '-nodefaults',
              '-display', 'none', '-no-reboot', '-kernel', kernel, '-initrd', initrd,
              '-append', 'console=%s %s' % (a.console, append),
              '-chardev', 'file,id=con,path=%s/console.log' % logs, '-serial', 'chardev:con',
              '-chardev', 'file,id=res,path=%s/guest.log' % logs,
              '-device', a.virtio_serial, '-device', 'virtconsole,chardev=res',
-             '-monitor', 'none'] + list(qemu_extra))
+             '-monitor', 'none'] + dtb + list(qemu_extra))
 
 
 def boot(a, kernel, initrd, logs, b, extra_args=None, qemu_extra=(), idle=False,

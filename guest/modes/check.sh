@@ -8,6 +8,8 @@
 #     kselftests of /guest/kselftests-full-only.txt (config/)
 #   perfctx.filter=full: every perf test
 #   perfctx.timeout=N: seconds each test may take (600)
+#   perfctx.kselftests=A+B: only these perf_events kselftests
+#   perfctx.perftests=none: no perf test
 set -u
 # shellcheck source=guest/lib.sh
 . /guest/lib.sh
@@ -41,6 +43,7 @@ for t in /kselftest/perf_events/*; do
 	n=${t##*/}
 	case $n in *.sh|settings|config) continue ;; esac
 	full_only "$n" && continue
+	case " ${PERFCTX_KSELFTESTS:-$n} " in *" $n "*) ;; *) continue ;; esac
 	echo "=== BEGIN kselftest perf_events/$n"
 	(cd /kselftest/perf_events && exec timeout "$T" "./$n") 2>&1 | cat
 	rc=${PIPESTATUS[0]}
@@ -49,6 +52,10 @@ for t in /kselftest/perf_events/*; do
 	echo "=== END kselftest perf_events/$n t=$UP rc=$rc"
 done
 
+if [ "${PERFCTX_PERFTESTS:-}" = none ]; then
+	state_end
+	exit 0
+fi
 if ! perf test list > /tmp/perf-tests 2>&1 || ! grep -qE '^ *[0-9]+: ' /tmp/perf-tests; then
 	echo "perf test list failed:"; cat /tmp/perf-tests
 	exit 1
