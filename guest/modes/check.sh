@@ -53,6 +53,7 @@ for t in /kselftest/perf_events/*; do
 done
 
 if [ "${PERFCTX_PERFTESTS:-}" = none ]; then
+	echo "=== STATE perftests=none"
 	state_end
 	exit 0
 fi
