@@ -113,6 +113,43 @@ MUTANTS = [
      'clone_swap_one_pmu (pmu_disable_count not back to 0)',
      '\t\t\tperf_pmu_ctx_swap_data(epc, next_epc);\n',
      '\t\t\tif (perf_mutant == 26)\n\t\t\t\t__perf_pmu_disable(epc->pmu);\n'),
+    # Which PMU takes an event (perf_init_event(), the legacy-type table);
+    # an insertion (OLD, NEW) replaces OLD by NEW inside the anchor.
+    (27, 'software events all go to the software PMU, not the clocks by config',
+     'route_types',
+     'static struct pmu *perf_sw_pmu_of(u64 config)\n{\n',
+     '\tif (perf_mutant == 27)\n\t\treturn &perf_swevent;\n'),
+    (28, 'a PMU without PERF_PMU_CAP_EXTENDED_HW_TYPE named in config[63:32] takes the event',
+     'route_legacy',
+     '\t\tif (event->attr.type != type && type != PERF_TYPE_RAW &&\n'
+     '\t\t    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))\n',
+     ('\t\tif (event->attr.type', '\t\tif (perf_mutant != 28 && event->attr.type')),
+    (30, 'a legacy event bound to a CPU goes to CPU 0\'s legacy PMU',
+     'route_legacy, route_hotplug',
+     '\t\t\tpmu = READ_ONCE(per_cpu(perf_legacy_cpu_pmu, event->cpu));\n',
+     ('event->cpu));', 'perf_mutant == 30 ? 0 : event->cpu));')),
+    (31, 'a legacy task event skips the first legacy PMU',
+     'route_legacy',
+     '\tlist_for_each_entry_rcu(pmu, &perf_legacy_pmus, legacy_entry,\n'
+     '\t\t\t\tlockdep_is_held(&pmus_srcu)) {\n',
+     '\t\tif (perf_mutant == 31 &&\n\t\t    pmu == list_first_entry(&perf_legacy_pmus, struct pmu, legacy_entry))\n'
+     '\t\t\tcontinue;\n'),
+    (32, 'the legacy table is not updated when a legacy PMU registers',
+     'route_legacy',
+     '\t\tlist_add_tail_rcu(&pmu->legacy_entry, &perf_legacy_pmus);\n\t\tperf_legacy_update();\n',
+     ('\t\tperf_legacy_update();', '\t\tif (perf_mutant != 32)\n\t\t\tperf_legacy_update();')),
+    (33, 'the legacy table is not updated when a legacy PMU unregisters',
+     'route_legacy',
+     '\t\tlist_del_rcu(&pmu->legacy_entry);\n\t\tperf_legacy_update();\n',
+     ('\t\tperf_legacy_update();', '\t\tif (perf_mutant != 33)\n\t\t\tperf_legacy_update();')),
+    (34, 'the legacy table is not updated when a CPU comes online',
+     'route_hotplug',
+     '\tperf_legacy_cpu_update(cpu);\n\tcpuctx = per_cpu_ptr(&perf_cpu_context, cpu);\n',
+     ('\tperf_legacy_cpu_update(cpu);', '\tif (perf_mutant != 34)\n\t\tperf_legacy_cpu_update(cpu);')),
+    (35, 'the legacy table takes the last legacy PMU covering a CPU, not the first',
+     'route_hotplug',
+     '\t\tif (perf_pmu_covers(pmu, cpu)) {\n\t\t\tfound = pmu;\n\t\t\tbreak;\n',
+     ('\t\t\tbreak;', '\t\t\tif (perf_mutant != 35)\n\t\t\t\tbreak;')),
     (9, 'perf_pmu_migrate_context() does nothing', 'hotplug_device',
      'void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)\n{\n\tstruct perf_event_context *src_ctx;\n\tstruct perf_event_context *dst_ctx;\n\tstruct perf_event *event, *tmp;\n\tLIST_HEAD(events);\n\n',
      '\tif (perf_mutant == 9)\n\t\treturn;\n'),
@@ -193,6 +230,9 @@ def apply(tree):
         elif n == 11:
             anchor = '\tif (!data->group) {\n\t\tpmu->read(event);\n'
             new = '\tif (!data->group) {\n\t\tif (perf_mutant != 11)\n\t\t\tpmu->read(event);\n'
+        elif isinstance(ins, tuple):
+            assert anchor.count(ins[0]) == 1, 'mutant %d: insertion anchor' % n
+            new = anchor.replace(ins[0], ins[1])
         else:
             new = anchor + ins
         assert s.count(anchor) == 1, 'mutant %d: anchor not unique' % n
