@@ -54,13 +54,18 @@ class Protocol(unittest.TestCase):
             del os.environ['PERFCTX_FILTER']
 
 
-def check_mode(filt):
+def check_mode(filt, env=None, want=('=== BEGIN perftest', '=== MISSING')):
     """guest/modes/check.sh on the host, its paths moved into a temporary
-    directory and perf faked: the list is tests/fixtures/guest/'s."""
+    directory and perf faked: the list is tests/fixtures/guest/'s; two
+    kselftests, perf_events/ok and kvm/vm, that say their names."""
     fix = os.path.join(conf.TOP, 'tests', 'fixtures', 'guest')
     with tempfile.TemporaryDirectory() as d:
         os.makedirs(os.path.join(d, 'guest'))
-        os.makedirs(os.path.join(d, 'kselftest', 'perf_events'))
+        for t in ('perf_events/ok', 'kvm/vm'):
+            os.makedirs(os.path.dirname(os.path.join(d, 'kselftest', t)), exist_ok=True)
+            with open(os.path.join(d, 'kselftest', t), 'w') as f:
+                f.write('#!/bin/sh\necho %s\n' % t)
+            os.chmod(os.path.join(d, 'kselftest', t), 0o755)
         with open(os.path.join(d, 'guest', 'lib.sh'), 'w') as f:
             f.write('state_end() { :; }\n'
                     'perf() { if [ "$2" = list ]; then cat %s/perf-test-list.txt; '
@@ -74,8 +79,8 @@ def check_mode(filt):
         with open(os.path.join(conf.TOP, 'guest', 'modes', 'check.sh')) as f:
             script = f.read().replace('/guest/', d + '/guest/').replace('/kselftest/', d + '/kselftest/')
         out = subprocess.run(['bash', '-c', script], capture_output=True, text=True,
-                             env=dict(os.environ, PERFCTX_FILTER=filt)).stdout
-    return [x for x in out.splitlines() if x.startswith(('=== BEGIN perftest', '=== MISSING'))]
+                             env=dict(os.environ, PERFCTX_FILTER=filt, **(env or {}))).stdout
+    return [x for x in out.splitlines() if x.startswith(want)]
 
 
 class CheckMode(unittest.TestCase):
@@ -86,6 +91,15 @@ class CheckMode(unittest.TestCase):
                                '=== BEGIN perftest 2 Detect openat syscall event',
                                '=== BEGIN perftest 23 Watchpoint',
                                '=== BEGIN perftest 24 Number of exit events of a simple workload'])
+
+    def test_kselftests_chosen(self):
+        ks = ('=== BEGIN kselftest', '=== STATE perftests')
+        self.assertEqual(check_mode('core', want=ks), ['=== BEGIN kselftest perf_events/ok'])
+        self.assertEqual(check_mode('core', {'PERFCTX_KSELFTESTS': 'kvm/vm ok',
+                                             'PERFCTX_PERFTESTS': 'none'}, ks),
+                         ['=== BEGIN kselftest kvm/vm', '=== BEGIN kselftest perf_events/ok',
+                          '=== STATE perftests=none'])
+        self.assertEqual(check_mode('core', {'PERFCTX_KSELFTESTS': 'vm'}, ks), [])
 
     def test_full_runs_every_test(self):
         out = check_mode('full')

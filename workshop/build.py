@@ -24,7 +24,7 @@ def fragments(flavour, arch_name, profiles=None):
     fl = (profiles or conf.profiles())['flavour']
     if flavour not in fl:
         die('unknown flavour %r (%s)' % (flavour, ', '.join(fl)))
-    names = [arch_name if n == '@arch' else n for n in fl[flavour]]
+    names = [arch_name + n[5:] if n.startswith('@arch') else n for n in fl[flavour]]
     return [os.path.join(conf.CONFIG, 'kernel', n + '.config') for n in names]
 
 
@@ -157,6 +157,15 @@ def tools(src, a):
     settings = os.path.join(src, 'tools/testing/selftests/perf_events/settings')
     if os.path.exists(settings):
         shutil.copy2(settings, dest)
+    if a.kvm_selftests:
+        say('building the kvm selftests %s for %s' % (' '.join(a.kvm_selftests), a.name))
+        kvm = os.path.join(o, 'kselftest-kvm')
+        run(tmake + ['-C', os.path.join(src, 'tools/testing/selftests/kvm'), 'OUTPUT=' + kvm,
+                     'KHDR_INCLUDES=-isystem %s/usr/include' % hdr]
+            + [os.path.join(kvm, t) for t in a.kvm_selftests], log=log, idle=True)
+        os.makedirs(os.path.join(root, 'kselftest', 'kvm'))
+        for t in a.kvm_selftests:
+            shutil.copy2(os.path.join(kvm, t), os.path.join(root, 'kselftest', 'kvm'))
     return root
 
 

@@ -76,6 +76,8 @@ class Arch:
     host_libdirs: tuple = ()
     guest_debs: tuple = ()
     stress_debs: tuple = ()
+    # tools/testing/selftests/kvm targets built into /kselftest/kvm/
+    kvm_selftests: tuple = ()
 
 
 def arch(name):

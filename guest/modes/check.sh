@@ -8,7 +8,8 @@
 #     kselftests of /guest/kselftests-full-only.txt (config/)
 #   perfctx.filter=full: every perf test
 #   perfctx.timeout=N: seconds each test may take (600)
-#   perfctx.kselftests=A+B: only these perf_events kselftests
+#   perfctx.kselftests=A+B: only these kselftests (NAME of perf_events, or
+#     DIR/NAME of /kselftest/DIR)
 #   perfctx.perftests=none: no perf test
 set -u
 # shellcheck source=guest/lib.sh
@@ -38,18 +39,25 @@ full_only() {
 	return 1
 }
 
-for t in /kselftest/perf_events/*; do
+# The perf_events kselftests, or those of perfctx.kselftests ("NAME" of
+# perf_events, or "DIR/NAME": kvm/vpmu_default).
+for t in /kselftest/*/*; do
 	[[ -x $t && -f $t ]] || continue
-	n=${t##*/}
+	n=${t##*/} d=${t%/*}
+	d=${d##*/}
 	case $n in *.sh|settings|config) continue ;; esac
 	full_only "$n" && continue
-	case " ${PERFCTX_KSELFTESTS:-$n} " in *" $n "*) ;; *) continue ;; esac
-	echo "=== BEGIN kselftest perf_events/$n"
-	(cd /kselftest/perf_events && exec timeout "$T" "./$n") 2>&1 | cat
+	if [ -n "${PERFCTX_KSELFTESTS:-}" ]; then
+		case " $PERFCTX_KSELFTESTS " in *" $d/$n "*) ;; *" $n "*) [ "$d" = perf_events ] || continue ;; *) continue ;; esac
+	elif [ "$d" != perf_events ]; then
+		continue
+	fi
+	echo "=== BEGIN kselftest $d/$n"
+	(cd "/kselftest/$d" && exec timeout "$T" "./$n") 2>&1 | cat
 	rc=${PIPESTATUS[0]}
 	echo
 	up
-	echo "=== END kselftest perf_events/$n t=$UP rc=$rc"
+	echo "=== END kselftest $d/$n t=$UP rc=$rc"
 done
 
 if [ "${PERFCTX_PERFTESTS:-}" = none ]; then
