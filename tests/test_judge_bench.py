@@ -222,3 +222,55 @@ class BFew(unittest.TestCase):
         _, res, _ = make(ALL_ROWS, ALL_ROWS, few_path='/nonexistent/B-few')
         self.assertEqual(res.verdict, 'FAIL')
         self.assertIn('ERROR on B-few: no log /nonexistent/B-few', res.reason)
+
+
+class SideOfSeveralBoots(unittest.TestCase):
+    """A side whose boots are several logs (A, A-x50...): their rows add
+    up, and every one must end with rc 0."""
+
+    def logs(self, d, rc2=0, end2=True):
+        a = write_log(os.path.join(d, 'A'), {'lookup pmu=hw extra=0': [100, 100]})
+        a2 = write_log(os.path.join(d, 'A2'), {'lookup pmu=hw extra=200': [300, 300]},
+                       rc=rc2 if end2 else None, kernel='other')
+        return [a, a2]
+
+    def test_rows_add_up(self):
+        with tempfile.TemporaryDirectory() as d:
+            lg = bench.Log(self.logs(d))
+        self.assertEqual(sorted(lg.res), ['lookup pmu=hw extra=0', 'lookup pmu=hw extra=200'])
+        self.assertEqual(lg.state('kernel'), '6.1.192+')   # the first boot's
+        self.assertTrue(lg.ok())
+
+    def test_every_boot_must_end(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertFalse(bench.Log(self.logs(d, rc2=1)).ok())
+            self.assertIsNone(bench.Log(self.logs(d, end2=False)).rc)
+            self.assertFalse(bench.Log(self.logs(d) + [os.path.join(d, 'none')]).ok())
+
+
+class LookupGoal(unittest.TestCase):
+    """(6): B at 200 extra PMUs within 2% of B at none, per event."""
+
+    def rows(self, b200, a200=500.0):
+        def r(key, a, b):
+            return {'key': key, 'a': a, 'b': b, 'ratio': b / a, 'spread_a': 0.0,
+                    'spread_b': 0.0}
+        out = []
+        for pmu in ('raw', 'hw', 'nopmu'):
+            out += [r('lookup pmu=%s extra=0' % pmu, 100.0, 100.0),
+                    r('lookup pmu=%s extra=200' % pmu, a200, b200)]
+        return out
+
+    def test_flat(self):
+        g = bench_goals.lookup_goals(self.rows(101.9))
+        self.assertEqual([x[3] for x in g], ['yes'] * 3)
+        self.assertIn('A: 5.000', g[0][1])
+
+    def test_slope(self):
+        g = bench_goals.lookup_goals(self.rows(102.5))
+        self.assertEqual([x[3] for x in g], ['NO'] * 3)
+
+    def test_not_measured(self):
+        self.assertEqual(bench_goals.lookup_goals([]), [])
+        g = bench_goals.lookup_goals(self.rows(101.0)[:1])
+        self.assertEqual([x[3] for x in g], ['not measured'] * 3)

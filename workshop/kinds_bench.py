@@ -24,7 +24,9 @@ class Bench(Kind):
         for over in job.p['boots']:
             if over.get('when') and f and not re.search(f, over['when']):
                 continue
-            b = job.boot_settings({k: v for k, v in over.items() if k != 'when'})
+            if job.arch_name not in over.get('archs', [job.arch_name]):
+                continue
+            b = job.boot_settings({k: v for k, v in over.items() if k not in ('when', 'archs')})
             b['args'] = dict(b.get('args', {}), bench=job.options['bench'],
                              benchfilter=f)
             out.append(b)
@@ -40,6 +42,9 @@ class Bench(Kind):
         logs = {b['name']: os.path.join(job.logs, b['name'], 'guest.log') for b in job.boots}
         # A profile without a B boot (the smoke) boots one kernel once, as both.
         logs.setdefault('B', logs['A'])
+        # A side's more boots (A-x50: A with 50 more PMUs) add their rows to it.
+        side = {s: [logs[s]] + [p for n, p in logs.items() if n.startswith(s + '-x')]
+                for s in ('A', 'B')}
         ka, kb = job.prepared['A'][0], job.prepared.get('B', job.prepared['A'])[0]
         if job.name == 'bench':
             a_desc = describe(tree_of('a-side')[0])
@@ -50,7 +55,7 @@ class Bench(Kind):
         if job.options['bench'] == 'full' and not any(statuses.values()):
             out = os.path.join(conf.TOP, 'results', 'bench', '%s-%s' % (
                 datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d'), job.arch_name))
-        text, res = bench.judge(logs['A'], logs['B'], logs.get('B-few'), arch=job.arch_name,
+        text, res = bench.judge(side['A'], side['B'], logs.get('B-few'), arch=job.arch_name,
                                 mode=job.options['bench'], a_desc=a_desc, b_desc=b_desc,
                                 same=ka == kb, command=job.command(), out_prefix=out,
                                 logdir=job.logs)

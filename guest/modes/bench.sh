@@ -13,7 +13,8 @@
 # kernel's CONFIG_HZ, 250), perfctx.benchset=exist: only the pipe
 # scenarios whose PMUs exist when the test PMU driver registers test_hw0
 # alone (the host boots B so a second time: the cost of the PMUs that
-# exist but have no events).
+# exist but have no events); perfctx.benchset=lookup: only the lookup
+# runs (the boots with test_perf_pmu.nr_extra PMUs).
 set -u
 # shellcheck source=guest/lib.sh
 . /guest/lib.sh
@@ -66,10 +67,25 @@ run() {
 	sleep 2
 }
 
+# lookup: perf_event_open + close of the legacy types (and of a type no
+# PMU owns) on arm64, where no CPU PMU owns PERF_TYPE_RAW: with the PMUs
+# of test_perf_pmu.nr_extra registered before the CPU PMUs, a walk of the
+# PMU list meets them first.
+lookup() {
+	[ -n "$cpupmu" ] || return 0
+	for p in raw hw nopmu; do
+		run lookup --pmus $p --loops $((20000 / div))
+	done
+}
+
 echo "=== BEGIN bench"
 pl=$((4000 / div))
 case $benchset in
 all) ;;
+lookup)
+	lookup
+	echo "=== END bench rc=$rc"
+	exit $rc ;;
 exist)
 	# The same runs as below, on the PMUs that exist in both boots.
 	for m in self inherit; do
@@ -121,5 +137,7 @@ done
 for p in sw test_hw0 ${cpupmu:+"$cpupmu"}; do
 	run openclose --pmus "$p" --loops $((20000 / div))
 done
+# (7) the PMU lookup, with no extra PMUs (the A-x50... boots: with them)
+lookup
 echo "=== END bench rc=$rc"
 exit $rc

@@ -22,8 +22,13 @@
  *	(disabled), PERF_EVENT_IOC_ENABLE, close; ns per iteration.
  *   perfbench openclose [--pmus SPEC] [--loops N]
  *	perf_event_open of SPEC on itself and close; ns per pair.
- *	Both keep a disabled software event open on itself over the loops
- *	(see open_keeper()).
+ *   perfbench lookup [--pmus SPEC] [--loops N]
+ *	openclose, for the PMU lookup of perf_init_event(): SPEC hw, raw
+ *	(the legacy types) or nopmu (a type no PMU owns, the open fails
+ *	with ENOENT), with the number of test_x PMUs (test_perf_pmu's
+ *	nr_extra, registered before the CPU PMUs) in its PARAMS.
+ *	All three keep a disabled software event open on itself over the
+ *	loops (see open_keeper()).
  *   perfbench rotate [--pmu NAME[:CONFIG]] [--events E] [--others LIST]
  *		      [--work W]
  *	A spin loop of W iterations timed (b) with E events of the test
@@ -71,6 +76,7 @@
  *   bench cgroup dev=N rep=I active=K ns_per_op=X ops=N
  *   bench open dev=N pmu=SPEC rep=I active=K ns_per_op=X ops=N
  *   bench openclose pmu=SPEC rep=I ns_per_op=X ops=N
+ *   bench lookup pmu=SPEC extra=E rep=I ns_per_op=X ops=N
  *   bench rotate pmu=NAME events=E others=LIST rep=I ns_per_op=X ops=ROT
  *   info rotate pmu=NAME events=E others=LIST rep=I with_ns=B others_ns=C
  *	   adds=N counters=K muxed=J
@@ -85,6 +91,7 @@
  * errno=E", exit 1.  A bad command line: usage on stderr, exit 2.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -127,6 +134,7 @@ struct spec {
 	char name[64];		/* as given: "sw", "test_hw1:1" */
 	__u32 type;
 	__u64 config;
+	int absent;		/* "nopmu": no PMU takes it, ENOENT expected */
 };
 
 struct times {
@@ -173,6 +181,8 @@ static void usage(FILE *f)
 "  cgroup    [--dev N]                              ping-pong in two cgroups\n"
 "  open      [--dev N] [--pmus SPEC]                open + enable + close\n"
 "  openclose [--pmus SPEC]                          open + close\n"
+"  lookup    [--pmus SPEC]                          open + close (hw), with\n"
+"                              the number of test_x PMUs: perf_init_event()\n"
 "  rotate    [--pmu NAME[:CONFIG]] [--events E] [--others LIST] [--work W]\n"
 "  tick      [--mode count|freq] [--pmus LIST] [--work W] [--hz HZ]\n"
 "                                                   extra cost per tick\n"
@@ -182,7 +192,8 @@ static void usage(FILE *f)
 "          --pmus sw,test_hw0,test_hw1 (tick)\n"
 "          --mode self (pipe), count (tick); --dev 0; --events 16\n"
 "          --others none; --work 33000000; --hz 250\n"
-"SPEC: sw | tp | none | NAME[:CONFIG] (a PMU in " DEVICES ")\n"
+"SPEC: sw | tp | none | hw | raw | nopmu (a type no PMU owns: the open\n"
+"      fails, ENOENT) | NAME[:CONFIG] (a PMU in " DEVICES ")\n"
 "LIST: SPEC[,SPEC...]\n");
 }
 
@@ -320,8 +331,25 @@ static int parse_spec(const char *text, size_t len, struct spec *s)
 	name[len] = '\0';
 	strcpy(s->name, name);
 	s->config = 0;
+	s->absent = 0;
 	if (!strcmp(name, "none"))
 		return 0;
+	/* The legacy types, which name no PMU, and a type nobody owns. */
+	if (!strcmp(name, "hw")) {
+		s->type = PERF_TYPE_HARDWARE;
+		s->config = PERF_COUNT_HW_CPU_CYCLES;
+		return 1;
+	}
+	if (!strcmp(name, "raw")) {
+		s->type = PERF_TYPE_RAW;
+		s->config = 0x11;	/* armv8 CPU_CYCLES */
+		return 1;
+	}
+	if (!strcmp(name, "nopmu")) {
+		s->type = 0x7fffff;
+		s->absent = 1;
+		return 1;
+	}
 	if (!strcmp(name, "sw")) {
 		s->type = PERF_TYPE_SOFTWARE;
 		s->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
@@ -785,7 +813,9 @@ static uint64_t open_loop(const struct spec *s, unsigned long n, int enable)
 	t = now_ns();
 	for (i = 0; i < n; i++) {
 		fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
+		if (fd < 0 && s->absent && errno == ENOENT)
+			continue;
+		if (fd < 0 || s->absent)
 			fail("perf_event_open:%s", s->name);
 		if (enable && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
 			error_line("enable:%s", s->name);
@@ -1021,12 +1051,29 @@ static const struct scenario {
 	{ "cgroup", do_cgroup, O_COMMON | O_DEV, 5000, NULL, NULL },
 	{ "open", do_open_enable, O_COMMON | O_DEV | O_PMUS, 2000, "sw", NULL },
 	{ "openclose", do_openclose, O_COMMON | O_PMUS, 5000, "sw", NULL },
+	{ "lookup", do_openclose, O_COMMON | O_PMUS, 5000, "hw", NULL },
 	{ "rotate", do_rotate,
 	  O_REPEAT | O_CPU | O_PMUS | O_EVENTS | O_OTHERS | O_WORK, 0,
 	  "test_hw0", NULL },
 	{ "tick", do_tick, O_REPEAT | O_CPU | O_MODE | O_PMUS | O_WORK | O_HZ, 0,
 	  "sw,test_hw0,test_hw1", "count" },
 };
+
+/* How many PMUs have a name that starts with @prefix. */
+static int count_pmus(const char *prefix)
+{
+	struct dirent *d;
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir(DEVICES);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += !strncmp(d->d_name, prefix, strlen(prefix));
+	closedir(dir);
+	return n;
+}
 
 /* The PARAMS of every output line, in a fixed order per scenario. */
 static void set_params(void)
@@ -1041,6 +1088,8 @@ static void set_params(void)
 		snprintf(params, n, "dev=%lu pmu=%s", ndev, pmus);
 	else if (!strcmp(scen, "openclose"))
 		snprintf(params, n, "pmu=%s", pmus);
+	else if (!strcmp(scen, "lookup"))
+		snprintf(params, n, "pmu=%s extra=%d", pmus, count_pmus("test_x"));
 	else if (!strcmp(scen, "rotate"))
 		snprintf(params, n, "pmu=%s events=%lu others=%s", pmus,
 			 nevents, others);

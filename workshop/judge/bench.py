@@ -20,30 +20,45 @@ END = re.compile(r'=== END bench rc=(\d+)')
 
 
 class Log:
-    """One guest's bench block: {key: {'ns': [..], 'extra': {k: [..]}}},
-    skips, errors, rc (None: no end)."""
+    """One side's bench blocks: {key: {'ns': [..], 'extra': {k: [..]}}},
+    skips, errors, rc (None: some block did not end).  PATH: a guest.log,
+    or a list of them (the side's boots: the first is the main one, whose
+    STATE and pmus lines count; the others add their own keys)."""
 
     def __init__(self, path):
-        self.path = path
+        paths = list(path) if isinstance(path, (list, tuple)) else [path]
+        self.path = paths[0] if paths else None
         self.res, self.skips, self.errors, self.rc = {}, [], [], None
+        self.text, rcs = None, []
+        for p in paths:
+            rcs.append(self.read(p))
+        if self.text is None:
+            self.text = ''
+        if rcs and None not in rcs:
+            self.rc = max(rcs)
+
+    def read(self, path):
+        """Parse one guest.log; its block's rc (None: none, or no end)."""
         try:
             with open(path, errors='replace') as f:
-                self.text = f.read()
+                text = f.read()
         except (OSError, TypeError):
-            self.text = ''
-            self.errors = ['no log %s' % path]
-            return
-        inside = False
-        for line in self.text.splitlines():
+            self.errors.append('no log %s' % path)
+            return None
+        if self.text is None:
+            self.text = text
+        inside, rc = False, None
+        for line in text.splitlines():
             if line.startswith('=== BEGIN bench'):
                 inside = True
                 continue
             m = END.match(line)
             if m:
-                self.rc = int(m.group(1))
+                rc = int(m.group(1))
                 inside = False
             elif inside:
                 self.line(line.split())
+        return rc
 
     def line(self, tok):
         if not tok:

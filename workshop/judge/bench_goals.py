@@ -83,7 +83,7 @@ def extra_goals(rows):
 
 def goals(rows):
     """the issue's goals over the A/B rows"""
-    out = ratio_goals(rows) + extra_goals(rows)
+    out = ratio_goals(rows) + extra_goals(rows) + lookup_goals(rows)
     for scen, n in (('cgroup', '(3)'), ('open', '(4)')):
         for r in rows:
             if r['key'].split()[0] == scen:
@@ -100,6 +100,30 @@ def goals(rows):
                 noise = (r['spread_b'] + base['spread_b']) / 2
             out.append(('(5) same cost (<= 1.05)', 'B: %s / others=none' % r['key'],
                         x, verdict(x, 1.05, noise)))
+    return out
+
+
+def lookup_goals(rows):
+    """(6) the PMU lookup: B with 200 PMUs that take no event (registered
+    before the CPU PMUs) against B with none, per event; A's slope beside
+    it, not judged.  No rows without a lookup scenario (x86_64: no CPU
+    PMU), "not measured" for an event without both rows."""
+    out = []
+    if not any(r['key'].startswith('lookup ') for r in rows):
+        return out
+    for pmu in ('raw', 'hw', 'nopmu'):
+        r0, r200 = find(rows, 'lookup', pmu=pmu, extra='0'), find(rows, 'lookup', pmu=pmu, extra='200')
+        x = noise = xa = None
+        if r0 and r200 and r0['b'] and r200['b'] is not None:
+            x = r200['b'] / r0['b']
+            if r0['spread_b'] is not None and r200['spread_b'] is not None:
+                noise = (r0['spread_b'] + r200['spread_b']) / 2
+        if r0 and r200 and r0['a'] and r200['a'] is not None:
+            xa = r200['a'] / r0['a']
+        out.append(('(6) lookup flat in the PMUs (<= 1.02)',
+                    'B: lookup pmu=%s extra=200 / extra=0 (A: %s)'
+                    % (pmu, '%.3f' % xa if xa is not None else 'not measured'),
+                    x, verdict(x, 1.02, noise)))
     return out
 
 
