@@ -60,6 +60,10 @@ class Check(Kind):
             res = check.judge(logs, job.arch_name,
                               os.path.join(conf.CONFIG, 'expect', job.p.get('expect', job.arch_name) + '.txt'),
                               decoder=decoder(job, kdir, b.get('commit')))
+            for what, got in check.routes(logs):
+                figures['route ' + what] = ('%s | ' % figures['route ' + what]
+                                            if 'route ' + what in figures else '') + \
+                    '%s: %s' % (b['name'], got)
             if not b.get('record'):
                 results += res
                 continue

@@ -63,6 +63,16 @@ def end_state(guest):
     return res
 
 
+# The pmu_routing kselftest's facts: "# FILE:LINE:CASE:route WHAT: GOT".
+ROUTE = re.compile(r'^# [^:]+:\d+:\w+:route (.+?): (.+)$', re.M)
+
+
+def routes(logdir):
+    """[(what, got)] of the "route" lines of the kselftests in LOGDIR's
+    guest.log: where each kind of event went (the routing table)."""
+    return ROUTE.findall(guestlog.read(logdir, 'guest.log'))
+
+
 def judge(logdir, arch, expect_path, decoder=None, kunit=True):
     """[Result] of one check run.  Raises expect.ExpectError on a bad line
     in the expect list."""
