@@ -80,7 +80,7 @@ class Job:
             commit = b.get('commit', self.p.get('commit', 'series'))
             src, kdir, tag = self.kernel(commit, b.get('kernel', self.p['kernel']))
             self.prepared[b['name']] = (kdir, self.guest(src, kdir, tag))
-            if b.get('dtb'):
+            if b.get('dtb') and self.arch_name in self.profiles['dtb'][b['dtb']]['archs']:
                 b['dtb_path'] = self.dtb(b)
         self.kind.prepare(self)
 

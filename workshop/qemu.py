@@ -45,7 +45,7 @@ def machine(a, b):
 def command(a, kernel, initrd, logs, b, append, qemu_extra=()):
     """QEMU's command line; a boot with a `dtb` has had its blob made by
     the pipeline (b['dtb_path'])."""
-    dtb = ['-dtb', b['dtb_path']] if b.get('dtb') else []
+    dtb = ['-dtb', b['dtb_path']] if b.get('dtb_path') else []
     return ([a.qemu, '-M', machine(a, b), '-cpu', a.cpu] + ACCEL[b.get('icount', 'off')] +
             ['-smp', str(b.get('smp', 4)), '-m', b.get('mem', '2G'), '-nodefaults',
              '-display', 'none', '-no-reboot', '-kernel', kernel, '-initrd', initrd,

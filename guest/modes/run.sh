@@ -24,6 +24,28 @@ if [ -d /sys/bus/event_source/devices/armv8_pmuv3_0 ] ||
 		-- perf bench sched pipe -l 2000 2>&1
 fi
 d=/sys/bus/event_source/devices
+# A big.LITTLE guest: one arm PMU per cluster, each with its own "cpus".
+hetero=()
+for p in "$d"/armv8_cortex_*; do
+	[ -f "$p/cpus" ] && hetero+=("${p##*/}")
+done
+if [ ${#hetero[@]} -ge 2 ]; then
+	echo
+	echo "== two CPU PMUs, one per cluster: the same workload on a CPU of each"
+	ev=
+	for p in "${hetero[@]}"; do
+		echo "   $p: type $(cat "$d/$p/type"), CPUs $(cat "$d/$p/cpus")"
+		ev=$ev${ev:+,}$p/cpu_cycles/
+	done
+	echo "   (each PMU's cycles count only while the task runs on its own CPUs)"
+	for p in "${hetero[@]}"; do
+		c=$(cut -d- -f1 < "$d/$p/cpus")
+		c=${c%%,*}
+		echo "-- pinned to CPU $c ($p's)"
+		perf stat -e "$ev" -- taskset -c "$c" perf bench sched pipe -l 2000 2>&1 |
+			grep -E 'cpu_cycles|elapsed'
+	done
+fi
 if [ -d $d/test_hw0 ] && [ -d $d/test_hw1 ] && [ -d $d/test_hw3 ]; then
 	echo
 	echo "== per-PMU contexts: one task, events on three test hardware PMUs"
