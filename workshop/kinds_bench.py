@@ -53,8 +53,11 @@ class Bench(Kind):
             a_desc = b_desc = os.path.relpath(kb, conf.TOP)
         out = None
         if job.options['bench'] == 'full' and not any(statuses.values()):
-            out = os.path.join(conf.TOP, 'results', 'bench', '%s-%s' % (
-                datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d'), job.arch_name))
+            # A filtered run is a report of its own: DATE-ARCH-FILTER.
+            f = re.sub(r'[^A-Za-z0-9]+', '_', job.options.get('benchfilter', '')).strip('_')
+            out = os.path.join(conf.TOP, 'results', 'bench', '%s-%s%s' % (
+                datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d'), job.arch_name,
+                '-' + f if f else ''))
         text, res = bench.judge(side['A'], side['B'], logs.get('B-few'), arch=job.arch_name,
                                 mode=job.options['bench'], a_desc=a_desc, b_desc=b_desc,
                                 same=ka == kb, command=job.command(), out_prefix=out,
