@@ -114,7 +114,8 @@ MUTANTS = [
      '\t\t\tperf_pmu_ctx_swap_data(epc, next_epc);\n',
      '\t\t\tif (perf_mutant == 26)\n\t\t\t\t__perf_pmu_disable(epc->pmu);\n'),
     # Which PMU takes an event (perf_init_event(), the legacy-type table);
-    # an insertion (OLD, NEW) replaces OLD by NEW inside the anchor.
+    # an insertion (OLD, NEW), or a list of them, replaces OLD by NEW
+    # inside the anchor.
     (27, 'software events all go to the software PMU, not the clocks by config',
      'route_types',
      'static struct pmu *perf_sw_pmu_of(u64 config)\n{\n',
@@ -124,6 +125,12 @@ MUTANTS = [
      '\t\tif (event->attr.type != type && type != PERF_TYPE_RAW &&\n'
      '\t\t    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))\n',
      ('\t\tif (event->attr.type', '\t\tif (perf_mutant != 28 && event->attr.type')),
+    (29, 'a type no PMU owns is offered to the legacy PMUs (as 6.1\'s walk offered it to all)',
+     'route_legacy (a HARDWARE event naming a type no PMU has)',
+     '\tif (extended_type || (type != PERF_TYPE_RAW &&\n'
+     '\t\t\t      type != PERF_TYPE_HARDWARE && type != PERF_TYPE_HW_CACHE))\n',
+     [('\tif (extended_type ||', '\tif (perf_mutant != 29 && (extended_type ||'),
+      ('HW_CACHE))\n', 'HW_CACHE)))\n')]),
     (30, 'a legacy event bound to a CPU goes to CPU 0\'s legacy PMU',
      'route_legacy, route_hotplug',
      '\t\t\tpmu = READ_ONCE(per_cpu(perf_legacy_cpu_pmu, event->cpu));\n',
@@ -230,9 +237,11 @@ def apply(tree):
         elif n == 11:
             anchor = '\tif (!data->group) {\n\t\tpmu->read(event);\n'
             new = '\tif (!data->group) {\n\t\tif (perf_mutant != 11)\n\t\t\tpmu->read(event);\n'
-        elif isinstance(ins, tuple):
-            assert anchor.count(ins[0]) == 1, 'mutant %d: insertion anchor' % n
-            new = anchor.replace(ins[0], ins[1])
+        elif isinstance(ins, (tuple, list)):
+            new = anchor
+            for old, rep in [ins] if isinstance(ins, tuple) else ins:
+                assert new.count(old) == 1, 'mutant %d: insertion anchor' % n
+                new = new.replace(old, rep)
         else:
             new = anchor + ins
         assert s.count(anchor) == 1, 'mutant %d: anchor not unique' % n
