@@ -319,10 +319,25 @@ static void report(unsigned long rep, const char *extra, uint64_t ns,
 	       rep, extra, ops ? (double)ns / ops : 0.0, ops);
 }
 
+/* The SPECs that name no PMU of DEVICES. */
+static const struct {
+	const char *name;
+	__u32 type;
+	__u64 config;
+	int absent;
+} fixed[] = {
+	{ "sw", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 0 },
+	/* the legacy types, which name no PMU, and a type nobody owns */
+	{ "hw", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0 },
+	{ "raw", PERF_TYPE_RAW, 0x11 /* armv8 CPU_CYCLES */, 0 },
+	{ "nopmu", 0x7fffff, 0, 1 },
+};
+
 /* Resolve one SPEC of @len characters: 0 for "none", 1 for an event. */
 static int parse_spec(const char *text, size_t len, struct spec *s)
 {
 	char name[64], *colon, *end;
+	unsigned int i;
 	long type;
 
 	if (!len || len >= sizeof(name))
@@ -334,26 +349,13 @@ static int parse_spec(const char *text, size_t len, struct spec *s)
 	s->absent = 0;
 	if (!strcmp(name, "none"))
 		return 0;
-	/* The legacy types, which name no PMU, and a type nobody owns. */
-	if (!strcmp(name, "hw")) {
-		s->type = PERF_TYPE_HARDWARE;
-		s->config = PERF_COUNT_HW_CPU_CYCLES;
-		return 1;
-	}
-	if (!strcmp(name, "raw")) {
-		s->type = PERF_TYPE_RAW;
-		s->config = 0x11;	/* armv8 CPU_CYCLES */
-		return 1;
-	}
-	if (!strcmp(name, "nopmu")) {
-		s->type = 0x7fffff;
-		s->absent = 1;
-		return 1;
-	}
-	if (!strcmp(name, "sw")) {
-		s->type = PERF_TYPE_SOFTWARE;
-		s->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-		return 1;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (!strcmp(name, fixed[i].name)) {
+			s->type = fixed[i].type;
+			s->config = fixed[i].config;
+			s->absent = fixed[i].absent;
+			return 1;
+		}
 	}
 	if (!strcmp(name, "tp")) {
 		long id = read_num("/sys/kernel/tracing/events/sched/sched_switch/id");
