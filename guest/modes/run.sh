@@ -42,7 +42,8 @@ if [ ${#hetero[@]} -ge 2 ]; then
 		c=$(cut -d- -f1 < "$d/$p/cpus")
 		c=${c%%,*}
 		echo "-- pinned to CPU $c ($p's)"
-		perf stat -e "$ev" -- taskset -c "$c" perf bench sched pipe -l 2000 2>&1 |
+		# perf stat pinned too: its child must not start on another CPU
+		taskset -c "$c" perf stat -e "$ev" -- perf bench sched pipe -l 2000 2>&1 |
 			grep -E 'cpu_cycles|elapsed'
 	done
 fi
