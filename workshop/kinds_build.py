@@ -50,7 +50,14 @@ class BuildEach(Kind):
         o = conf.kernel_out(a.name, job.p['kernel'], 'each')
         frags = build.fragments(job.p['kernel'], a.name)
         res = []
+        first = int(job.options.get('first', '1'))
+        if first > 1:
+            # start from the patch before FIRST, built (its result not counted)
+            tree.git(wt, 'checkout', '-q', '--detach', commits[first - 2])
+            build.kernel(wt, o, a, frags, absent, log=os.path.join(job.logs, 'start.log'))
         for i, c in enumerate(commits, 1):
+            if i < first:
+                continue
             subj = tree.git(src, 'log', '-1', '--format=%s', c)
             tree.git(wt, 'checkout', '-q', '--detach', c)
             if 'Kconfig' in tree.git(src, 'diff-tree', '--no-commit-id', '--name-only', '-r', c):
