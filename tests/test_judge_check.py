@@ -220,12 +220,6 @@ class Keys(unittest.TestCase):
         res = run(BENIGN, PERF_OK, kunit=False)
         self.assertEqual(failed(res), [])
 
-    def test_no_perftests_declared(self):
-        g = KS_OK + '\n=== STATE perftests=none\n' + STATE
-        self.assertNotIn('guest:perftests', failed(run(KTAP, g, raw_guest=True)))
-        g = KS_OK + '\n' + STATE
-        self.assertIn('guest:perftests', failed(run(KTAP, g, raw_guest=True)))
-
     def test_missing_logs(self):
         with tempfile.TemporaryDirectory() as d:
             res = check.judge(d, 'demo', None)

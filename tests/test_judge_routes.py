@@ -1,10 +1,13 @@
-"""The check judge's routing table: the pmu_routing kselftest's "route"
-lines (workshop/judge/check.py routes())."""
+"""The check judge's rules for the heterogeneous guests: the routing table
+(the pmu_routing kselftest's "route" lines) and a guest that runs no perf
+test because it says so."""
 import os
 import tempfile
 import unittest
 
 from workshop.judge import check
+
+from tests.test_judge_check import KS_OK, KTAP, STATE, failed, run
 
 
 class Routes(unittest.TestCase):
@@ -21,3 +24,11 @@ class Routes(unittest.TestCase):
             self.assertEqual(check.routes(d), [
                 ('HARDWARE cycles cpu=0', 'opened (CPU PMU here: a53)'),
                 ('RAW 0x11 task', "runs on a53's CPUs")])
+
+
+class NoPerfTests(unittest.TestCase):
+    def test_no_perftests_declared(self):
+        g = KS_OK + '\n=== STATE perftests=none\n' + STATE
+        self.assertNotIn('guest:perftests', failed(run(KTAP, g, raw_guest=True)))
+        g = KS_OK + '\n' + STATE
+        self.assertIn('guest:perftests', failed(run(KTAP, g, raw_guest=True)))

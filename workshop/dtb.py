@@ -1,7 +1,7 @@
 """A guest's device tree: QEMU's own tree for the machine (-machine
-dumpdtb=), decompiled with dtc, edited as `[dtb.NAME]` of
-config/profiles.toml says, compiled again.  The one edit so far gives
-the guest heterogeneous CPU PMUs, as big.LITTLE boards describe them:
+dumpdtb=), decompiled with dtc, edited as `[NAME]` of config/dtb.toml
+says (EDITS[edit]), compiled again.  The one edit so far gives the guest
+heterogeneous CPU PMUs, as big.LITTLE boards describe them:
 one PMU node per cluster, each on its own CPUs, the PMU's PPI split
 between them by GICv3 `ppi-partitions` (which needs a 4th cell, the
 partition, in every GIC interrupt specifier).

@@ -80,19 +80,19 @@ class Job:
             commit = b.get('commit', self.p.get('commit', 'series'))
             src, kdir, tag = self.kernel(commit, b.get('kernel', self.p['kernel']))
             self.prepared[b['name']] = (kdir, self.guest(src, kdir, tag))
-            if b.get('dtb') and self.arch_name in self.profiles['dtb'][b['dtb']]['archs']:
+            if b.get('dtb') and self.arch_name in conf.load_toml('dtb.toml')[b['dtb']]['archs']:
                 b['dtb_path'] = self.dtb(b)
         self.kind.prepare(self)
 
     def dtb(self, b):
-        """The device tree of boot B: [dtb.NAME] of the profiles
-        applied to QEMU's own tree for the boot's machine, -smp and -m."""
+        """The device tree of boot B: [NAME] of config/dtb.toml applied
+        to QEMU's own tree for the boot's machine, -smp and -m."""
         from workshop import dtb
         name, a = b['dtb'], self.arch
         m = qemu.machine(a, b)
         out = os.path.join(conf.BUILD, a.name, 'dtb', '%s-%s-smp%s-%s.dtb' % (
             name, m.replace(',', '_').replace('=', '-'), b.get('smp', 4), b.get('mem', '2G')))
-        return memo(('dtb', out), lambda: dtb.make(a, m, b, name, self.profiles['dtb'][name], out),
+        return memo(('dtb', out), lambda: dtb.make(a, m, b, name, conf.load_toml('dtb.toml')[name], out),
                     self.stages, 'device tree %s' % os.path.relpath(out, conf.BUILD))
 
     def guest(self, src, kdir, tag):
