@@ -11,6 +11,7 @@ in hex, and plain numbers as phandles."""
 import os
 import re
 
+from workshop import qemu
 from workshop.proc import run
 
 CELL = r'0x[0-9a-f]+'
@@ -149,7 +150,7 @@ def make(a, machine, boot, name, spec, out):
     os.makedirs(os.path.dirname(out), exist_ok=True)
     raw = out + '.qemu'
     run([a.qemu, '-M', '%s,dumpdtb=%s' % (machine, raw), '-cpu', a.cpu,
-         '-smp', str(boot.get('smp', 4)), '-m', boot.get('mem', '2G'),
+         '-smp', qemu.smp(boot), '-m', boot.get('mem', '2G'),
          '-nodefaults', '-display', 'none'])
     dts = run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], capture=True)
     edited = EDITS[spec['edit']](dts, spec)

@@ -28,7 +28,25 @@ class Kind:
         return {}, []
 
     def poller(self, job, b, logs):
-        return None
+        """At the first splat in the kernel log the guest gets `grace` s to
+        stop on its own (it stops at a taint or when lockdep turns off, and
+        still scans kmemleak); then QEMU is stopped.  Only for a boot with
+        poll = "splats"."""
+        seen = {}
+        grace = int(b.get('grace', 600))
+
+        def poll(console):
+            if 'at' not in seen:
+                with open(console, errors='replace') as f:
+                    t = splats.titles(f.read())
+                if t:
+                    seen['at'] = time.time()
+                    say('splat in the kernel log: %s (the guest has %d s to stop)' % (t[0], grace))
+                    with open(os.path.join(logs, 'host-stop'), 'w') as f:
+                        f.write(t[0] + '\n')
+                return False
+            return time.time() - seen['at'] >= grace
+        return poll if b.get('poll') == 'splats' else None
 
     def judge(self, job, statuses):
         raise NotImplementedError
@@ -123,25 +141,6 @@ class Stress(Kind):
             % (job.arch_name, job.options['duration'], job.options['seed'], b['timeout']))
         return extra, []
 
-    def poller(self, job, b, logs):
-        """At the first splat in the kernel log the guest gets `grace` s to
-        stop on its own (it stops at a taint or when lockdep turns off, and
-        still scans kmemleak); then QEMU is stopped."""
-        seen = {}
-        grace = int(b.get('grace', 600))
-
-        def poll(console):
-            if 'at' not in seen:
-                with open(console, errors='replace') as f:
-                    t = splats.titles(f.read())
-                if t:
-                    seen['at'] = time.time()
-                    say('splat in the kernel log: %s (the guest has %d s to stop)' % (t[0], grace))
-                    with open(os.path.join(logs, 'host-stop'), 'w') as f:
-                        f.write(t[0] + '\n')
-                return False
-            return time.time() - seen['at'] >= grace
-        return poll if b.get('poll') == 'splats' else None
 
     def judge(self, job, statuses):
         from workshop.pipeline import decoder

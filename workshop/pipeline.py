@@ -86,12 +86,13 @@ class Job:
 
     def dtb(self, b):
         """The device tree of boot B: [NAME] of config/dtb.toml applied
-        to QEMU's own tree for the boot's machine, -smp and -m."""
+        to QEMU's own tree for the boot's machine, -smp (and sockets) and -m."""
         from workshop import dtb
         name, a = b['dtb'], self.arch
         m = qemu.machine(a, b)
         out = os.path.join(conf.BUILD, a.name, 'dtb', '%s-%s-smp%s-%s.dtb' % (
-            name, m.replace(',', '_').replace('=', '-'), b.get('smp', 4), b.get('mem', '2G')))
+            name, m.replace(',', '_').replace('=', '-'),
+            qemu.smp(b).replace(',', '_').replace('=', '-'), b.get('mem', '2G')))
         return memo(('dtb', out), lambda: dtb.make(a, m, b, name, conf.load_toml('dtb.toml')[name], out),
                     self.stages, 'device tree %s' % os.path.relpath(out, conf.BUILD))
 

@@ -37,6 +37,15 @@ def cmdline(b, extra_args=None):
     return ' '.join(p for p in parts if p)
 
 
+def smp(b):
+    """-smp of boot settings B: `smp` CPUs in `sockets` packages (when
+    they divide evenly; else one)."""
+    n, sockets = int(b.get('smp', 4)), int(b.get('sockets', 1))
+    if sockets <= 1 or n % sockets:
+        return str(n)
+    return '%d,sockets=%d,cores=%d,threads=1' % (n, sockets, n // sockets)
+
+
 def machine(a, b):
     """The -M of arch A under boot settings B (`machine_opts` appended)."""
     return ','.join(x for x in (a.machine, b.get('machine_opts', '')) if x)
@@ -47,7 +56,7 @@ def command(a, kernel, initrd, logs, b, append, qemu_extra=()):
     the pipeline (b['dtb_path'])."""
     dtb = ['-dtb', b['dtb_path']] if b.get('dtb_path') else []
     return ([a.qemu, '-M', machine(a, b), '-cpu', a.cpu] + ACCEL[b.get('icount', 'off')] +
-            ['-smp', str(b.get('smp', 4)), '-m', b.get('mem', '2G'), '-nodefaults',
+            ['-smp', smp(b), '-m', b.get('mem', '2G'), '-nodefaults',
              '-display', 'none', '-no-reboot', '-kernel', kernel, '-initrd', initrd,
              '-append', 'console=%s %s' % (a.console, append),
              '-chardev', 'file,id=con,path=%s/console.log' % logs, '-serial', 'chardev:con',
