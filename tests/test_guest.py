@@ -54,6 +54,16 @@ class Protocol(unittest.TestCase):
             del os.environ['PERFCTX_FILTER']
 
 
+class Topology(unittest.TestCase):
+    """-smp: the check guests' two packages, and one where they do not fit."""
+    def test_sockets(self):
+        boot = conf.profiles()['boot']
+        self.assertEqual(qemu.smp(boot), '4,sockets=2,cores=2,threads=1')
+        self.assertEqual(qemu.smp(dict(boot, smp=1)), '1')     # the bench
+        self.assertEqual(qemu.smp(dict(boot, smp=3)), '3')
+        self.assertEqual(qemu.smp({'smp': 4}), '4')
+
+
 def check_mode(filt, env=None, want=('=== BEGIN perftest', '=== MISSING')):
     """guest/modes/check.sh on the host, its paths moved into a temporary
     directory and perf faked: the list is tests/fixtures/guest/'s; two
