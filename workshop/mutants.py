@@ -8,6 +8,8 @@ The anchors are those of the series' core.c, after the context rewrite
 (one context per task and CPU, a PMU context per PMU in each); each must
 match exactly once."""
 
+import os
+
 MUTANTS = [
     (1, 'no rotation: flexible groups beyond the counters never take turns',
      'multiplex_rotate, mux_fairness, perf stat multiplexing',
@@ -195,15 +197,45 @@ MUTANTS = [
      None, None),
 ]
 
+# The test PMU driver's own rules (lib/test_perf_pmu.c, built in): the
+# device PMU example's.  An insertion (OLD, NEW) replaces OLD inside the
+# anchor, as above.
+DRIVER = 'lib/test_perf_pmu.c'
+DRIVER_MUTANTS = [
+    (42, 'a device context\'s load ignored: a context event counts the whole device',
+     'dev_ctx (twice the device, none when idle)',
+     '\tstruct tdev_ctx *ctx = event->pmu_private;\n\n\treturn ctx ? READ_ONCE(ctx->load) : 1;\n',
+     ('return ctx ?', 'return ctx && perf_mutant != 42 ?')),
+    (43, 'a context event whose config1 is no open descriptor counts the whole device',
+     'dev_ctx (EBADF)',
+     '\tif (!f.file)\n\t\treturn ERR_PTR(-EBADF);\n',
+     ('return ERR_PTR(-EBADF);', 'return perf_mutant == 43 ? NULL : ERR_PTR(-EBADF);')),
+]
+
+
+def apply_driver(tree):
+    path = os.path.join(tree, DRIVER)
+    s = open(path).read()
+    head = '#include <linux/perf/test_pmu.h>\n'
+    assert s.count(head) == 1
+    s = s.replace(head, head + '\n/* workshop/mutants.py: kernel/events/core.c\'s */\nextern int perf_mutant;\n', 1)
+    for n, what, tests, anchor, (old, new) in DRIVER_MUTANTS:
+        assert s.count(anchor) == 1 and anchor.count(old) == 1, 'mutant %d: anchor' % n
+        s = s.replace(anchor, anchor.replace(old, new), 1)
+    open(path, 'w').write(s)
+
+
 def apply(tree):
-    """Write every mutant into TREE's kernel/events/core.c."""
+    """Write every mutant into TREE's kernel/events/core.c (and the test
+    PMU driver's into it)."""
     path = tree + '/kernel/events/core.c'
     s = open(path).read()
     head = '#include <asm/irq_regs.h>\n'
     assert head in s
     s = s.replace(head, head + '#include <linux/delay.h>\n'
                   '\n/* workshop/mutants.py: break one behaviour on purpose */\n'
-                  'static int perf_mutant;\ncore_param(perf_mutant, perf_mutant, int, 0444);\n', 1)
+                  'int perf_mutant;\ncore_param(perf_mutant, perf_mutant, int, 0444);\n', 1)
+    apply_driver(tree)
     for n, what, tests, anchor, ins in MUTANTS:
         if n == 3:
             new = anchor.replace('\tpmu->start_txn(pmu, PERF_PMU_TXN_ADD);\n',
@@ -278,4 +310,4 @@ def apply(tree):
 
 def names():
     """{number: what it breaks}, 0 the unbroken kernel."""
-    return dict([(0, 'unbroken')] + [(m[0], m[1]) for m in MUTANTS])
+    return dict([(0, 'unbroken')] + [(m[0], m[1]) for m in MUTANTS + DRIVER_MUTANTS])
