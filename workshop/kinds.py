@@ -169,10 +169,13 @@ class Checkpatch(Kind):
         from workshop.judge import checkpatch
         from workshop.tree import series
         res = []
+        from workshop.judge import kerneldoc
         with job.stages('checkpatch'):
             for p in series(conf.PATCHES):
                 res.append(checkpatch.run(conf.src(), os.path.join(conf.PATCHES, p),
                                           os.path.join(conf.CONFIG, 'checkpatch-exceptions.txt')))
+        with job.stages('kernel-doc'):
+            res.append(kerneldoc.run(conf.src()))
         return job.write(res)
 
 
