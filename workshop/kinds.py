@@ -181,19 +181,22 @@ class Checkpatch(Kind):
 
 def mutants_tree():
     """build/src/wt-mutants: the series' HEAD with workshop/mutants.py
-    applied, committed (a commit of its own); made again when either
+    applied (workshop/mutants_apply.py), committed (a commit of its own); made again when either
     changes, so that its build stays incremental otherwise."""
-    from workshop import mutants, tree
+    from workshop import mutants, mutants_apply, tree
     src = conf.src()
     head = tree.git(src, 'rev-parse', 'HEAD')
-    with open(mutants.__file__, 'rb') as f:
-        key = head + ' ' + hashlib.sha256(f.read()).hexdigest()
+    digest = hashlib.sha256()
+    for m in (mutants, mutants_apply):
+        with open(m.__file__, 'rb') as f:
+            digest.update(f.read())
+    key = head + ' ' + digest.hexdigest()
     wt = conf.src('mutants')
     st = os.path.join(conf.BUILD, 'src', 'mutants.stamp')
     if os.path.exists(st) and open(st).read().strip() == key and os.path.isdir(wt):
         return wt
     wt = tree.worktree(head, 'mutants')
-    mutants.apply(wt)
+    mutants_apply.apply(wt)
     tree.git(wt, 'commit', '-q', '-a', '-m', 'mutants (workshop/mutants.py)')
     with open(st, 'w') as f:
         f.write(key + '\n')
