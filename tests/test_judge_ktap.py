@@ -59,6 +59,21 @@ class KunitParse(unittest.TestCase):
         self.assertEqual(got[1:], [('kunit:s1', 'FAIL', 'planned 3, 1 reported (crashed?)'),
                                    ('kunit:(boot)', 'FAIL', 'planned 2, 1 reported (crashed?)')])
 
+    def test_failure_reason(self):
+        """A failed case says its first failed expectation; a passing
+        neighbour's diagnostics are not taken for it."""
+        text = stamp('KTAP version 1\n1..1\n    # Subtest: s\n    1..2\n'
+                     '    # a: note\n    ok 1 a\n'
+                     '    # b: EXPECTATION FAILED at kernel/events/core_test.c:927\n'
+                     '    Expected v.count >= 45 * ((1000L * 1000L)), but\n'
+                     '        v.count == 12\n'
+                     '    # b: EXPECTATION FAILED at kernel/events/core_test.c:930\n'
+                     '    not ok 2 b\nnot ok 1 s')
+        self.assertEqual(ktap.results(text), [
+            ('kunit:s.a', 'PASS', ''),
+            ('kunit:s.b', 'FAIL', 'kernel/events/core_test.c:927: Expected v.count >= '
+             '45 * ((1000L * 1000L)), but v.count == 12')])
+
     def test_start_mid_line(self):
         """kunit.py finds the KTAP version line anywhere in a line."""
         text = '[    1.0] random prefix KTAP version 1\n' + stamp('1..1\n    # Subtest: s\n'

@@ -11,7 +11,9 @@ harness's tests need no kernel tree).  It gives what the tree's
   - 'ok' PASS, 'not ok' FAIL, '# SKIP' SKIP;
   - a test whose plan promised more subtests than came (a crash
     mid-suite) gets a FAIL for the missing part: kunit:<suite> (for the
-    top level, kunit:(boot)); kunit.py counts each missing one as crashed.
+    top level, kunit:(boot)); kunit.py counts each missing one as crashed;
+  - a failed case's reason is its first failed expectation, from the
+    diagnostic lines before its result line (what CI's summary shows).
 """
 import re
 
@@ -24,7 +26,9 @@ HEADER = re.compile(r'^\s*# Subtest: (.*)$')
 PLAN = re.compile(r'^\s*1\.\.([0-9]+)')
 RESULT = re.compile(r'^\s*(ok|not ok) ([0-9]+) (- )?([^#]*)( # .*)?$')
 SKIP = re.compile(r'^\s*(ok|not ok) ([0-9]+) (- )?(.*) # SKIP(.*)$')
+FAILED = re.compile(r'(EXPECTATION|ASSERTION) FAILED at (.*)$')
 BOOT = 'kunit:(boot)'
+WHY_LINES, WHY_CHARS = 3, 240
 
 
 def extract(console):
@@ -53,6 +57,7 @@ class _Test:
         self.expected = None
         self.missing = 0
         self.parent = False          # a header or a KTAP line: it has subtests
+        self.diag = []               # the diagnostic lines before its result
 
 
 class _Parser:
@@ -63,10 +68,13 @@ class _Parser:
         return self.lines[self.i] if self.i < len(self.lines) else None
 
     def skip_diagnostics(self):
+        """Step over the lines that are not KTAP structure; return them."""
+        start = self.i
         while self.i < len(self.lines) and not (
                 RESULT.match(self.lines[self.i]) or HEADER.match(self.lines[self.i])
                 or START.match(self.lines[self.i])):
             self.i += 1
+        return self.lines[start:self.i]
 
     def take(self, rx):
         line = self.peek()
@@ -81,9 +89,9 @@ class _Parser:
         m = RESULT.match(line) if line is not None else None
         return bool(m) and m.group(4) == test.name
 
-    def test(self, top):
+    def test(self, top, diag=()):
         t = _Test()
-        self.skip_diagnostics()
+        t.diag = list(diag) + self.skip_diagnostics()
         ktap = self.take(START)
         header = None if top else self.take(HEADER)
         if header:
@@ -94,15 +102,15 @@ class _Parser:
             t.expected = int(m.group(1)) if m else None
         n = 1
         while parent and (t.expected is None or n <= t.expected):
-            self.skip_diagnostics()
+            diag = self.skip_diagnostics()
             if self.peek() is None or (not top and self.closes(t)):
                 if t.expected and n <= t.expected:
                     t.missing = t.expected - n + 1
                 break
-            t.subs.append(self.test(False))
+            t.subs.append(self.test(False, diag))
             n += 1
         if not top:
-            self.skip_diagnostics()
+            t.diag += self.skip_diagnostics()
             if not t.name or self.closes(t):
                 self.result(t)
         return t
@@ -118,13 +126,27 @@ class _Parser:
         t.status = 'SKIP' if s else 'PASS' if m.group(1) == 'ok' else 'FAIL'
 
 
+def _why(diag):
+    """The first failed expectation of DIAG, on one line: 'file:line:
+    Expected ..., but ...', or ''."""
+    for i, line in enumerate(diag):
+        m = FAILED.search(line)
+        if m:
+            rest = [ln.strip().lstrip('# ').strip() for ln in diag[i + 1:i + WHY_LINES]]
+            why = ' '.join([m.group(2) + ':'] + [r for r in rest if r])
+            return why[:WHY_CHARS]
+    return ''
+
+
 def _leaf(s, key):
     """A test without subtests; one that promised some ran none."""
     if s.status == 'SKIP' or (s.status == 'PASS' and not s.parent):
         return (key, s.status, '')
     if s.status is None and not s.parent:
         return (key, 'FAIL', 'no result line (crashed?)')
-    return (key, 'FAIL', 'no tests run' if s.parent and s.status != 'FAIL' else '')
+    if s.parent and s.status != 'FAIL':
+        return (key, 'FAIL', 'no tests run')
+    return (key, 'FAIL', _why(s.diag))
 
 
 def _walk(t, prefix, out):
