@@ -133,15 +133,24 @@ LEAK = '''unreferenced object 0xffff888006a3c000 (size 512):
 '''
 
 
+# The stress rules the old judge did not have.
+NEW_STRESS_KEYS = ('stressor:pmu unbind/bind', 'unbind:')
+
+
 class RealStress(Copies):
     def judge(self, d=None, **kw):
         return stress.judge(d or os.path.join(FIX, 'stress-x86_64'), 'x86_64', **kw)
 
     def test_as_the_old_judge(self):
+        """The old judge had no unbind loop: its rules and figures are the
+        new judge's but for those (the fixture's pmu_unbind lines were added
+        by hand for them)."""
         want = load('stress-x86_64', 'expected.json')
         res, fig = self.judge()
-        self.assertEqual([[r.key, r.verdict, r.reason] for r in res], want['results'])
-        self.assertEqual({k: str(v) for k, v in fig.items()}, want['figures'])
+        self.assertEqual([[r.key, r.verdict, r.reason] for r in res
+                          if not r.key.startswith(NEW_STRESS_KEYS)], want['results'])
+        self.assertEqual({k: str(v) for k, v in fig.items() if not k.startswith('pmu_unbind')},
+                         want['figures'])
 
     def fails(self, c, **kw):
         return [r.key for r in self.judge(c.d, **kw)[0] if r.verdict == 'FAIL']

@@ -13,6 +13,7 @@ COUNTS = {
     'devev_runs': '1', 'cgroup_runs': '1', 'trinity_syscalls': '100', 'module_reloads': '2',
     'module_unloads': '2', 'module_state': 'loaded', 'module_end': 'unloaded',
     'module_rmmod_refused_with_events': '1', 'stressng_rc': '0', 'early_stop': 'none',
+    'pmu_unbinds': '3', 'pmu_unbinds_with_events': '2',
 }
 STATE = {'tainted': '262144', 'debug_locks': '1'}
 LEAK = '''unreferenced object 0xffff888004b5e000 (size 1024):
@@ -85,7 +86,8 @@ class Clean(unittest.TestCase):
             'stressor:hotplug', 'stressor:perf record', 'stressor:open/close storm',
             'stressor:inherit storm', 'stressor:device-PMU events', 'stressor:cgroup events',
             'stressor:trinity', 'stressor:module load/unload', 'module:rmmod-with-events',
-            'module:released', 'module:insmod', 'perfstorm:openclose:reads',
+            'module:released', 'module:insmod', 'stressor:pmu unbind/bind',
+            'unbind:refused', 'perfstorm:openclose:reads',
             'perfstorm:inherit:reads', 'stressor:stress-ng', 'kernel:tainted', 'kernel:lockdep',
             'guest:exit'])
         self.assertEqual(fig['hotplug_cycles'], '2')
@@ -236,6 +238,19 @@ class Summary(unittest.TestCase):
         self.assertEqual(failed(res), ['guest:early-stop'])
         res, _ = judge(drop=('early_stop',))
         self.assertEqual(failed(res), [])
+
+    def test_unbind(self):
+        """An unbind made with events open is required; a refused unbind
+        or bind fails; the plain base has none to make."""
+        res, _ = judge(counts={'pmu_unbinds_with_events': '0'})
+        self.assertEqual(failed(res), ['stressor:pmu unbind/bind'])
+        res, _ = judge(drop=('pmu_unbinds', 'pmu_unbinds_with_events'))
+        self.assertEqual(failed(res), ['stressor:pmu unbind/bind'])
+        for key in ('pmu_unbind_failed', 'pmu_bind_failed'):
+            with self.subTest(key):
+                res, _ = judge(counts={key: '1'})
+                self.assertEqual(failed(res), ['unbind:refused'])
+        self.assertEqual(stress_rules.unbind({}, True)[0][1], True)
 
     def test_stress_ng_rc(self):
         for rc, ok in (('0', True), ('3', True), ('4', True), ('1', False), ('2', False),

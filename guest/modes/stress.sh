@@ -58,6 +58,8 @@ set -u
 . /guest/stress/cpuwide.sh
 # shellcheck source=guest/stress/modloop.sh
 . /guest/stress/modloop.sh
+# shellcheck source=guest/stress/unbind.sh
+. /guest/stress/unbind.sh
 lib_setup
 cd /tmp || exit 1
 clock_start
@@ -151,6 +153,7 @@ modloop & pids+=($!)
 hotplug & pids+=($!)
 devev & pids+=($!)
 cgev & pids+=($!)
+unbindloop & pids+=($!)
 record_loop 0 & pids+=($!)
 record_loop 1 & pids+=($!)
 storm openclose & pids+=($!)

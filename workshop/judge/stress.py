@@ -30,7 +30,8 @@ FIGURES = ('duration_s', 'duration_wanted_s', 'seed', 'phase2_at_s', 'phase2_min
            'perf_event_open_ok', 'storm_openclose_opened', 'storm_inherit_opened',
            'storm_openclose_torn', 'storm_inherit_torn',
            'perf_record_runs', 'hotplug_cycles', 'module_reloads',
-           'module_unloads', 'module_state', 'module_end')
+           'module_unloads', 'module_state', 'module_end', 'pmu_unbinds',
+           'pmu_unbinds_with_events')
 
 
 def kmemleak_records(body):

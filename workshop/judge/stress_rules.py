@@ -1,8 +1,9 @@
 """The stress run's figures ("=== BEGIN stress-summary counts", key=value
 lines) and their rules: a stressor that did nothing fails (the harness is
 broken, not the kernel), and so do rmmod succeeding with events open, the
-module staying busy with its users gone, an impossible group read in
-perfstorm, an early stop (taint or lockdep off in the guest)."""
+module staying busy with its users gone, an unbind never made with events
+open or an unbind or bind refused, an impossible group read in perfstorm,
+an early stop (taint or lockdep off in the guest)."""
 import re
 
 LINE = re.compile(r'^(\w[\w.-]*)=(.*)$')
@@ -93,6 +94,22 @@ def module(counts, no_test_pmus):
     return out
 
 
+def unbind(counts, no_test_pmus):
+    """The unbind/bind loop (guest/stress/unbind.sh): at least one unbind
+    made with events open on the PMU, and no unbind or bind refused."""
+    if no_test_pmus:
+        return [('stressor:pmu unbind/bind', True,
+                 'skipped: no test PMU driver in this kernel (the plain base)')]
+    n = intval(counts, 'pmu_unbinds')
+    live = intval(counts, 'pmu_unbinds_with_events')
+    out = [('stressor:pmu unbind/bind', live > 0,
+            '%d unbinds, %d with events open' % (n, live))]
+    bad = intval(counts, 'pmu_unbind_failed') + intval(counts, 'pmu_bind_failed')
+    out.append(('unbind:refused', bad == 0,
+                '' if bad == 0 else '%d unbinds or binds refused (guest.log says why)' % bad))
+    return out
+
+
 def torn_too_many(torn, opened):
     return torn > TORN_MAX and torn * TORN_PER > opened
 
@@ -118,7 +135,8 @@ def judge(counts, no_test_pmus=False):
     early = counts.get('early_stop', 'none')
     out = [('guest:early-stop', early == 'none',
             '' if early == 'none' else 'the guest stopped early: ' + early)]
-    out += stressors(counts) + module(counts, no_test_pmus) + reads(counts)
+    out += stressors(counts) + module(counts, no_test_pmus) + unbind(counts, no_test_pmus)
+    out += reads(counts)
     rc = counts.get('stressng_rc', '')
     out.append(('stressor:stress-ng', rc in STRESSNG_OK,
                 'exit status %s (0 ok, 3 out of resources, 4 not implemented)'

@@ -1,0 +1,80 @@
+# shellcheck shell=bash
+# unbindloop: unbind a test PMU and bind it again (the driver's debugfs
+# unbind and bind: it unregisters the PMU with its events open, and the
+# core revokes them), under the other storms.
+#
+# It takes turns with test_hw2 and test_dev: the module loop's rmmod check
+# holds events of test_hw0 and test_hw1 and must find them open.  Each
+# unbind has an event of its own open on the PMU (perf stat: a task event
+# on test_hw2, a CPU-wide one on test_dev), and the driver's count of the
+# PMU's events just before tells that the unbind was made with events
+# open (the storms' and trinity's are counted there too).  It holds off
+# while the module loop wants the module free (quiesce), and while the
+# module is out.
+# Figures: pmu_unbinds, pmu_unbinds_with_events, pmu_unbind_failed,
+# pmu_bind_failed (a bind refused, but for the module having been
+# reloaded meanwhile: EBUSY), pmu_unbind_holder_failed (perf stat did not
+# end well: informative).
+
+UNBIND_DIR=/sys/kernel/debug/test_perf_pmu
+
+# unbind_events PMU: EVENTS := the driver's count of PMU's open events.
+unbind_events() {
+	local k v
+	EVENTS=0
+	while read -r k v; do
+		[ "$k" = events ] && EVENTS=$v
+	done < "$UNBIND_DIR/$1/stats" 2>/dev/null
+}
+
+unbindcount() {
+	count unbind "pmu_unbinds=$n" "pmu_unbinds_with_events=$live" \
+		"pmu_unbind_failed=$ufail" "pmu_bind_failed=$bfail" \
+		"pmu_unbind_holder_failed=$hfail"
+}
+
+unbindloop() {
+	local n=0 live=0 ufail=0 bfail=0 hfail=0 turn=0 pmu ev opt p err
+	if [ "$TESTPMU" = 0 ]; then
+		count unbind pmu_unbind_state=absent
+		return 0
+	fi
+	while ! stopping; do
+		if quiet || ! loaded || [ ! -w "$UNBIND_DIR/unbind" ]; then
+			snooze 1
+			continue
+		fi
+		turn=$((turn + 1))
+		if [ $((turn % 2)) = 0 ]; then
+			pmu=test_dev ev=test_dev/ticks/ opt=-a
+		else
+			pmu=test_hw2 ev=test_hw2/cycles/ opt=
+		fi
+		[ -d "/sys/bus/event_source/devices/$pmu" ] || { snooze 1; continue; }
+		# shellcheck disable=SC2086	# opt is one word or none
+		perf stat $opt -x, -o "$S/unbind.csv" -e "$ev" -- sleep 4 \
+			> /dev/null 2> "$S/unbind.err" &
+		p=$!
+		snooze 1.5
+		unbind_events "$pmu"
+		if echo "$pmu" > "$UNBIND_DIR/unbind" 2> "$S/unbind.werr"; then
+			n=$((n + 1))
+			[ "$EVENTS" -gt 0 ] && live=$((live + 1))
+		elif loaded; then
+			ufail=$((ufail + 1))
+			log "unbind $pmu failed: $(cat "$S/unbind.werr")"
+		fi
+		snooze 1
+		if ! echo "$pmu" > "$UNBIND_DIR/bind" 2> "$S/unbind.werr"; then
+			err=$(cat "$S/unbind.werr")
+			# a reload in between registered it again
+			case "$err" in
+			*busy*) ;;
+			*) loaded && { bfail=$((bfail + 1)); log "bind $pmu failed: $err"; } ;;
+			esac
+		fi
+		wait "$p" || hfail=$((hfail + 1))
+		unbindcount
+		nap 5 || break
+	done
+}
