@@ -7,7 +7,8 @@
  * nothing.  This copy is what CONFIG_TEST_PERF_PMU=m would build: without
  * perf_sched_cb_inc() (not exported), so "cb" events get EOPNOTSUPP.  Its
  * exports would clash with the built-in copy's, and nothing uses them.
- * Its debugfs directory is taken by the built-in copy: it has none.
+ * Its debugfs directory has the module's name (the built-in copy's is
+ * test_perf_pmu/): the stress runs' unbind loop writes to its files.
  */
 /* The driver's own, before the headers that give the default. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

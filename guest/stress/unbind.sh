@@ -16,7 +16,8 @@
 # reloaded meanwhile: EBUSY), pmu_unbind_holder_failed (perf stat did not
 # end well: informative).
 
-UNBIND_DIR=/sys/kernel/debug/test_perf_pmu
+# The module's debugfs directory (the driver names it after the module).
+UNBIND_DIR=/sys/kernel/debug/$MOD
 
 # unbind_events PMU: EVENTS := the driver's count of PMU's open events.
 unbind_events() {
