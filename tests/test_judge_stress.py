@@ -13,7 +13,8 @@ COUNTS = {
     'devev_runs': '1', 'cgroup_runs': '1', 'trinity_syscalls': '100', 'module_reloads': '2',
     'module_unloads': '2', 'module_state': 'loaded', 'module_end': 'unloaded',
     'module_rmmod_refused_with_events': '1', 'stressng_rc': '0', 'early_stop': 'none',
-    'pmu_unbinds': '3', 'pmu_unbinds_with_events': '2',
+    'pmu_unbinds': '3', 'pmu_unbinds_with_events': '2', 'unbind_rmmod': 'ok',
+    'unbind_rmmod_fds': '8',
 }
 STATE = {'tainted': '262144', 'debug_locks': '1'}
 LEAK = '''unreferenced object 0xffff888004b5e000 (size 1024):
@@ -87,7 +88,7 @@ class Clean(unittest.TestCase):
             'stressor:inherit storm', 'stressor:device-PMU events', 'stressor:cgroup events',
             'stressor:trinity', 'stressor:module load/unload', 'module:rmmod-with-events',
             'module:released', 'module:insmod', 'stressor:pmu unbind/bind',
-            'unbind:refused', 'perfstorm:openclose:reads',
+            'unbind:refused', 'unbind:rmmod-after-unbind', 'perfstorm:openclose:reads',
             'perfstorm:inherit:reads', 'stressor:stress-ng', 'kernel:tainted', 'kernel:lockdep',
             'guest:exit'])
         self.assertEqual(fig['hotplug_cycles'], '2')
@@ -251,6 +252,12 @@ class Summary(unittest.TestCase):
                 res, _ = judge(counts={key: '1'})
                 self.assertEqual(failed(res), ['unbind:refused'])
         self.assertEqual(stress_rules.unbind({}, True)[0][1], True)
+        for rm in ('refused', 'unjudged', 'skipped'):
+            with self.subTest(rm):
+                res, _ = judge(counts={'unbind_rmmod': rm})
+                self.assertEqual(failed(res), ['unbind:rmmod-after-unbind'])
+        res, _ = judge(drop=('unbind_rmmod',))
+        self.assertEqual(failed(res), ['unbind:rmmod-after-unbind'])
 
     def test_stress_ng_rc(self):
         for rc, ok in (('0', True), ('3', True), ('4', True), ('1', False), ('2', False),

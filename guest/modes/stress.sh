@@ -29,6 +29,9 @@
 #     test_hw task events; a module its users do not free in 40 s counts
 #     as pinned (6.1: always), and the loop goes on checking that rmmod
 #     fails.
+# The unbind loop (guest/stress/unbind.sh) unbinds test_hw2 and test_dev
+# with events open and binds them again; at the end, with every PMU of the
+# module unbound under perf stat's open events, rmmod must succeed.
 # Every other stressor runs in both phases.  The run ends at DURATION only
 # if phase 2 has had PH2MIN seconds by then and trinity has been started;
 # else it goes on until both hold, for at most DURATION/2 (and 300 s) more
@@ -232,6 +235,7 @@ except ProcessLookupError:
 wait
 log "the stressors have ended"
 hotplug_online
+unbind_rmmod
 
 # The module at the end: with everything closed it unloads, unless pinned.
 modend=absent

@@ -79,3 +79,43 @@ unbindloop() {
 		nap 5 || break
 	done
 }
+
+# unbind_rmmod: once the storms are over, the module must go while perf
+# stat holds events on each of its PMUs, all of them unbound first (the
+# core revoked the events and dropped the module references they held);
+# perf stat then reads and closes them with the module gone.
+# Figures: unbind_rmmod=ok|refused|unjudged|skipped (unjudged: perf stat
+# had closed its events by the rmmod), unbind_rmmod_fds,
+# unbind_rmmod_holder_rc (perf stat's exit status, informative).
+unbind_rmmod() {
+	local p d name n=0 n2=0 rc res=skipped
+	local -a ev=()
+	if [ "$TESTPMU" = 0 ] || ! loaded || [ ! -w "$UNBIND_DIR/unbind" ]; then
+		count unbindrm unbind_rmmod=skipped
+		return 0
+	fi
+	for d in /sys/bus/event_source/devices/test_*; do
+		name=${d##*/}
+		case $name in
+		test_dev) ev+=(-e test_dev/ticks/) ;;
+		test_hw*) ev+=(-e "$name/cycles/") ;;
+		esac
+	done
+	perf stat -a -x, -o "$S/unbindrm.csv" "${ev[@]}" -- sleep 20 \
+		> /dev/null 2> "$S/unbindrm.err" &
+	p=$!
+	sleep 3
+	n=$(perf_fds "$p")
+	for d in /sys/bus/event_source/devices/test_*; do
+		echo "${d##*/}" > "$UNBIND_DIR/unbind"
+	done
+	if [ "$n" -gt 0 ]; then
+		if rmmod "$MOD"; then res=ok; else res=refused; fi
+		n2=$(perf_fds "$p")
+		[ "$n2" -gt 0 ] || res=unjudged
+	fi
+	log "unbind_rmmod: $res, perf stat $p holds $n perf fds, $n2 after the rmmod (refcnt $(refcnt))"
+	wait "$p"
+	rc=$?
+	count unbindrm "unbind_rmmod=$res" "unbind_rmmod_fds=$n" "unbind_rmmod_holder_rc=$rc"
+}

@@ -107,6 +107,12 @@ def unbind(counts, no_test_pmus):
     bad = intval(counts, 'pmu_unbind_failed') + intval(counts, 'pmu_bind_failed')
     out.append(('unbind:refused', bad == 0,
                 '' if bad == 0 else '%d unbinds or binds refused (guest.log says why)' % bad))
+    # At the end: every PMU of the module unbound under perf stat's open
+    # events, rmmod must succeed (the revoked events hold no module
+    # reference), with perf stat still holding them.
+    rm = counts.get('unbind_rmmod', 'missing')
+    out.append(('unbind:rmmod-after-unbind', rm == 'ok',
+                'rmmod with %s revoked events open: %s' % (counts.get('unbind_rmmod_fds', '?'), rm)))
     return out
 
 
