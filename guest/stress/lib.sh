@@ -35,6 +35,9 @@
 #                        cleared before each try
 #   modrel               modloop after its rmmod;   modloop's perf stat      perf stat may end: its
 #                        cleared before each try    workload (by path)       events can close
+#   unbindrel            unbindloop, once the PMU   unbindloop's perf stat   perf stat may end
+#                        is bound again; cleared    workload (by path)
+#                        before each try
 #   trinity.pid = PID    trinity_loop, each run     stopping(); the stop     trinity was started; the
 #                                                   (grace wait, SIGINT)     last run's process
 #   trinity.off          trinity_loop, giving up    stopping()               trinity will not start

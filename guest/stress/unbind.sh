@@ -14,7 +14,8 @@
 # Figures: pmu_unbinds, pmu_unbinds_with_events, pmu_unbind_failed,
 # pmu_bind_failed (a bind refused, but for the module having been
 # reloaded meanwhile: EBUSY), pmu_unbind_holder_failed (perf stat did not
-# end well: informative).
+# end well: informative).  perf stat's workload waits for the flag
+# unbindrel (by path, as modloop's), set once the PMU is bound again.
 
 # The module's debugfs directory (the driver names it after the module).
 UNBIND_DIR=/sys/kernel/debug/$MOD
@@ -35,7 +36,7 @@ unbindcount() {
 }
 
 unbindloop() {
-	local n=0 live=0 ufail=0 bfail=0 hfail=0 turn=0 pmu ev opt p err
+	local n=0 live=0 ufail=0 bfail=0 hfail=0 turn=0 pmu ev opt p err t
 	if [ "$TESTPMU" = 0 ]; then
 		count unbind pmu_unbind_state=absent
 		return 0
@@ -53,10 +54,18 @@ unbindloop() {
 		fi
 		[ -d "/sys/bus/event_source/devices/$pmu" ] || { snooze 1; continue; }
 		# shellcheck disable=SC2086	# opt is one word or none
-		perf stat $opt -x, -o "$S/unbind.csv" -e "$ev" -- sleep 4 \
+		flag_clear unbindrel
+		perf stat $opt -x, -o "$S/unbind.csv" -e "$ev" \
+			-- bash -c "t=\$((SECONDS + 60)); while [ ! -e $F/unbindrel ] && [ \$SECONDS -lt \$t ]; do sleep 0.5; done" \
 			> /dev/null 2> "$S/unbind.err" &
 		p=$!
-		snooze 1.5
+		# perf stat starts slowly under the storms: up to 60 s for its
+		# events to open (its perf fds tell).
+		nowv; t=$((NOW + 60))
+		while [ "$(perf_fds "$p")" = 0 ] && [ "$NOW" -lt "$t" ] &&
+			kill -0 "$p" 2>/dev/null; do
+			snooze 0.5; nowv
+		done
 		unbind_events "$pmu"
 		if echo "$pmu" > "$UNBIND_DIR/unbind" 2> "$S/unbind.werr"; then
 			n=$((n + 1))
@@ -74,6 +83,7 @@ unbindloop() {
 			*) loaded && { bfail=$((bfail + 1)); log "bind $pmu failed: $err"; } ;;
 			esac
 		fi
+		flag_set unbindrel
 		wait "$p" || hfail=$((hfail + 1))
 		unbindcount
 		nap 5 || break
