@@ -64,8 +64,10 @@ def apply(tree):
                    '\t\tlist_add(&epc->pmu_ctx_entry, &ctx->pmu_ctx_list);\n'
                    '\t\treturn;\n\t}\n' + anchor)
         elif n == 21:
-            new = anchor.replace('\tput_pmu_ctx(pmu_ctx);\n',
-                                 '\tif (perf_mutant != 21)\n\t\tput_pmu_ctx(pmu_ctx);\n')
+            # the reference dropped on the floor: _free_event() would put it
+            new = anchor.replace('\tperf_event_put_pmu_ctx(event);\n',
+                                 '\tif (perf_mutant != 21)\n\t\tperf_event_put_pmu_ctx(event);\n'
+                                 '\telse\n\t\tevent->pmu_ctx = NULL;\n')
         elif n == 22:
             new = '\tif (perf_mutant != 22)\n\t' + anchor
         elif n == 23:
