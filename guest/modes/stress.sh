@@ -148,7 +148,7 @@ kmemleak boot
 # The clock starts with them, not before the boot kmemleak scan (which
 # took 2 minutes under TCG in the first smoke run).
 clock_start
-flag_clear phase2 mod-cycled devev-ran
+flag_clear phase2 mod-cycled devev-ran unbind-ran
 pids=()
 counter & pids+=($!)
 sleep 3		# the counter opens its events before hotplug starts

@@ -30,6 +30,10 @@
 #   devev-ran            devev, after its first     modloop, before its      devev has had its window
 #                        counted try; cleared at    first cycle (waits at    on the test PMUs
 #                        START                      most 60 s)
+#   unbind-ran           unbindloop, after its      modloop, before its      the unbind loop has had
+#                        first counted try (or at   first cycle (with        its window on the test
+#                        once, no test PMUs);       devev-ran, at most 60 s) PMUs
+#                        cleared at START
 #   modrun               modloop's perf stat        modloop                  perf stat has opened its
 #                        workload (by path);                                 events (its workload runs)
 #                        cleared before each try

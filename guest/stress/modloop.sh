@@ -158,11 +158,13 @@ modloop() {
 	local reloads=0 unloads=0 refused=0 okwith=0 busy=0 insfail=0 state=loaded
 	local unjudged=0 skipped=0 short=0 t
 	[ -f "$KO" ] || { flag_set mod-cycled; count mod module_state=builtin-or-absent; return 0; }
-	# devev holds off while the module cycles, and under the storms one
-	# cycle (check, unload, quick reloads) can outlast a smoke run: the
-	# first waits for devev's first try (at most 60 s).
+	# devev and the unbind loop hold off while the module cycles, and
+	# under the storms one cycle (check, unload, quick reloads) can
+	# outlast a smoke run: the first waits for their first tries (at
+	# most 60 s).
 	nowv; t=$((NOW + 60))
-	while ! flag devev-ran && [ "$NOW" -lt "$t" ] && ! stopping; do
+	while { ! flag devev-ran || ! flag unbind-ran; } &&
+		[ "$NOW" -lt "$t" ] && ! stopping; do
 		snooze 1; nowv
 	done
 	while ! stopping; do

@@ -39,6 +39,7 @@ unbindloop() {
 	local n=0 live=0 ufail=0 bfail=0 hfail=0 turn=0 pmu ev opt p err t
 	if [ "$TESTPMU" = 0 ]; then
 		count unbind pmu_unbind_state=absent
+		flag_set unbind-ran
 		return 0
 	fi
 	while ! stopping; do
@@ -86,6 +87,7 @@ unbindloop() {
 		flag_set unbindrel
 		wait "$p" || hfail=$((hfail + 1))
 		unbindcount
+		flag unbind-ran || flag_set unbind-ran
 		nap 5 || break
 	done
 }
