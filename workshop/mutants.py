@@ -226,6 +226,17 @@ MUTANTS = [
      'kselftest hybrid_pair_filter (add() outside the mask)',
      '\tlocal_irq_save(flags);\n\tfor_each_sibling_event(sibling, event) {\n\t\tif (!__pmu_filter_match(sibling)) {\n',
      ('\t\tif (!__pmu_filter_match(sibling)) {', '\t\tif (perf_mutant != 53 && !__pmu_filter_match(sibling)) {')),
+    (54, 'a disable takes a cgroup event\'s count down twice',
+     'kselftest cgroup_disable_counted_once (the other event of the cgroup counts all the time or never)',
+     '\tevent_sched_out(event, ctx);\n\tif (event->state > PERF_EVENT_STATE_OFF)\n\t\tperf_cgroup_event_disable(event, ctx);\n',
+     ('\t\tperf_cgroup_event_disable(event, ctx);', '\t\tperf_cgroup_event_disable(event, ctx);\n'
+      '\tif (perf_mutant == 54 && event->state > PERF_EVENT_STATE_OFF)\n\t\tperf_cgroup_event_disable(event, ctx);')),
+    (55, 'the syscall\'s error path after the PMU context keeps a reference to it (leaked)',
+     'kselftest open_error_after_pmu_ctx (the PMU held after the failed opens)',
+     'err_locked:\n\t/*\n\t * The PMU context goes before the context; and now, not with the\n'
+     '\t * event, whose release may be deferred by fput().\n\t */\n\tperf_event_put_pmu_ctx(event);\n',
+     ('\tperf_event_put_pmu_ctx(event);', '\tif (perf_mutant == 55 && event->pmu_ctx)\n'
+      '\t\tatomic_inc(&event->pmu_ctx->refcount);\n\tperf_event_put_pmu_ctx(event);')),
     (9, 'perf_pmu_migrate_context() does nothing', 'hotplug_device',
      'void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)\n{\n\tstruct perf_event_context *src_ctx;\n\tstruct perf_event_context *dst_ctx;\n\tstruct perf_event *event, *tmp;\n\tLIST_HEAD(events);\n\n',
      '\tif (perf_mutant == 9)\n\t\treturn;\n'),

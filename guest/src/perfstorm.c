@@ -18,8 +18,13 @@
  *	its times.
  *
  * Stops after SECONDS or when /tmp/stress/stop exists.  Prints one line:
- * "perfstorm MODE: opened=N failed=N loops=N bad=N torn=N"; exit status 1
- * when a read returned something impossible (bad > 0), else 0.
+ * "perfstorm MODE: opened=N failed=N loops=N bad=N torn=N errpath=N"; exit
+ * status 1 when a read returned something impossible (bad > 0), else 0.
+ *
+ * errpath: opens that must fail after the core took their PMU context (the
+ * syscall's err_locked path, under kmemleak in make stress): an event with
+ * aux_sample_size but no AUX group leader gets EINVAL there.  One that
+ * opens counts as bad.
  *
  * torn: a read with time_running > time_enabled that a re-read of the same
  * fd put right.  6.1 itself does this: perf_event_read_value() adds up
@@ -52,7 +57,7 @@
 #define MAX_GROUP	6
 #define RE_READS	3
 
-static unsigned long opened, failed, loops, bad, torn;
+static unsigned long opened, failed, loops, bad, torn, errpath;
 static int use_hw;
 static int cpu_hw;	/* the CPU has a hardware PMU (arm64's armv8_pmuv3) */
 static time_t deadline;
@@ -201,6 +206,22 @@ static void openclose_worker(pid_t target)
 			else
 				check_times(fds[i], buf, sizeof(buf));
 		}
+		/* The error path after the PMU context, alone or as a member. */
+		if (rand() & 1) {
+			int fd;
+
+			random_attr(&a, 1);
+			a.aux_sample_size = 1;
+			fd = sys_perf_event_open(&a, target, -1,
+						 (rand() & 1) ? fds[0] : -1,
+						 PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0) {
+				bad++;
+				close(fd);
+			} else if (errno == EINVAL) {
+				errpath++;
+			}
+		}
 		/* Close in a random order: leader before members at times. */
 		for (i = 0; i < n; i++) {
 			int j = rand() % n;
@@ -229,8 +250,8 @@ static int do_openclose(unsigned int seed)
 		if (w[i] == 0) {
 			srand(seed + i + 1);
 			openclose_worker(target);
-			printf("perfstorm openclose/%d: opened=%lu failed=%lu loops=%lu bad=%lu torn=%lu\n",
-			       i, opened, failed, loops, bad, torn);
+			printf("perfstorm openclose/%d: opened=%lu failed=%lu loops=%lu bad=%lu torn=%lu errpath=%lu\n",
+			       i, opened, failed, loops, bad, torn, errpath);
 			fflush(stdout);
 			_exit(0);
 		}

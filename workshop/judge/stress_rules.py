@@ -129,7 +129,7 @@ def reads(counts):
         why = []
         if n:
             why.append('%d reads with running > enabled that re-reads did not '
-                       'put right, or of a bad shape' % n)
+                       'put right, or of a bad shape, or opens that had to fail' % n)
         if torn_too_many(torn, opened):
             why.append('%d torn time pairs for %d events opened (over 1%%)' % (torn, opened))
         out.append(('perfstorm:%s:reads' % mode, not why, '; '.join(why)))
