@@ -10,9 +10,7 @@
 #   perfctx.timeout=N: seconds each test may take (600)
 #   perfctx.kselftests=A+B: only these kselftests (NAME of perf_events, or
 #     DIR/NAME of /kselftest/DIR)
-#   perfctx.perftests=none: no perf test; perfctx.perftests=A,B: only the
-#     perf tests whose description holds A or B (each must name a test),
-#     in place of the core list
+#   perfctx.perftests=none: no perf test
 set -u
 # shellcheck source=guest/lib.sh
 . /guest/lib.sh
@@ -72,20 +70,14 @@ if ! perf test list > /tmp/perf-tests 2>&1 || ! grep -qE '^ *[0-9]+: ' /tmp/perf
 	exit 1
 fi
 # The core list for this arch: lines "!ARCH pattern" leave a test out on
-# ARCH (uname -m), with the reason in a comment above them.  A profile's
-# own list (perfctx.perftests=A,B) replaces it.
-if [ -n "${PERFCTX_PERFTESTS:-}" ]; then
-	filter=core
-	tr ',' '\n' <<< "$PERFCTX_PERFTESTS" > /tmp/core-list
-else
-	grep -vE '^\s*(#|$)' /guest/perf-tests-core.txt | while IFS= read -r l; do
-		case $l in
-		"!$march "*) ;;
-		'!'*) echo "${l#* }" ;;
-		*) echo "$l" ;;
-		esac
-	done > /tmp/core-list
-fi
+# ARCH (uname -m), with the reason in a comment above them.
+grep -vE '^\s*(#|$)' /guest/perf-tests-core.txt | while IFS= read -r l; do
+	case $l in
+	"!$march "*) ;;
+	'!'*) echo "${l#* }" ;;
+	*) echo "$l" ;;
+	esac
+done > /tmp/core-list
 # A core pattern that names no test is reported, so a renamed or missing
 # test cannot drop out of the run unnoticed.  (Until 2026-12-02 this ran
 # before /tmp/core-list was written, and so never checked anything.)

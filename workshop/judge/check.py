@@ -40,7 +40,7 @@ def guest_results(guest):
         res.append(('guest:perftests', 'FAIL', 'no perf test ran'))
     for pat in MISSING.findall(guest):
         res.append(('perftest:' + pat.strip(), 'SKIP',
-                    'no such test in this perf (config/perf-tests-core.txt or the profile\'s perftests names it)'))
+                    'no such test in this perf (config/perf-tests-core.txt names it)'))
     return res
 
 
