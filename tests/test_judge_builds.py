@@ -93,3 +93,39 @@ class Steps(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+KTAP_OK = """[    1.0] KTAP version 1
+[    1.0] 1..1
+[    1.0]     KTAP version 1
+[    1.0]     # Subtest: perf_core_contexts
+[    1.0]     1..2
+[    1.1]     ok 1 perf_core_a
+[    1.2]     ok 2 perf_core_b # SKIP needs two CPUs
+[    1.3] ok 1 perf_core_contexts
+"""
+
+
+class KunitEach(unittest.TestCase):
+    def test_pass(self):
+        r = builds.kunit_each(3, 40, 'subj', KTAP_OK, 0)
+        self.assertEqual((r.key, r.verdict, r.reason),
+                         ('kunit-each:03/40 subj', 'PASS', '1 cases passed, 1 skipped'))
+
+    def test_failed_case(self):
+        r = builds.kunit_each(3, 40, 'subj', KTAP_OK.replace('ok 1 perf_core_a', 'not ok 1 perf_core_a'), 0)
+        self.assertEqual(r.verdict, 'FAIL')
+        self.assertIn('perf_core_a', r.reason)
+
+    def test_splat(self):
+        r = builds.kunit_each(3, 40, 'subj', KTAP_OK + '[    2.0] WARNING: CPU: 0 PID: 1 at kernel/events/core.c:1 f+0x1/0x2\n', 0)
+        self.assertEqual(r.verdict, 'FAIL')
+        self.assertIn('splat: WARNING', r.reason)
+
+    def test_guest_status(self):
+        r = builds.kunit_each(3, 40, 'subj', KTAP_OK, 125)
+        self.assertEqual((r.verdict, r.reason), ('FAIL', 'the guest ended with status 125'))
+
+    def test_no_ktap(self):
+        r = builds.kunit_each(3, 40, 'subj', 'booting\n', 0)
+        self.assertEqual(r.verdict, 'FAIL')

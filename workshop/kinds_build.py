@@ -1,4 +1,5 @@
-"""The profiles that only build: every patch in turn (build-each), and the
+"""The profiles that build: every patch in turn (build-each; with `kunit`
+each build also booted for the KUnit suites of the perf core), and the
 builds beyond the test configs (build-arches: defconfigs, KVM, the other
 arches' perf objects, kernel/events/ with W=1 and sparse against the
 base)."""
@@ -7,7 +8,7 @@ import os
 import subprocess
 import time
 
-from workshop import build, conf, tree
+from workshop import build, conf, qemu, tree
 from workshop.judge import builds
 from workshop.judge.result import Result
 from workshop.kinds import Kind
@@ -35,7 +36,22 @@ def tail(log, n=25):
 
 class BuildEach(Kind):
     """Each commit of base..HEAD checked out in build/src/wt-each and built
-    incrementally with the test config; stops at the first that breaks."""
+    incrementally with the test config; stops at the first that breaks.
+    With the option kunit=1 each kernel is booted too (the profile's boot
+    settings) and its KUnit suites must pass."""
+
+    def boots(self, job):
+        return []       # its own boots, one per patch (kunit=1)
+
+    def kunit(self, job, n, total, subj, wt, o, initrd, log):
+        """Boot the kernel in O: a Result for patch N."""
+        if not os.path.exists(os.path.join(wt, 'kernel/events/core_test.c')):
+            return Result('kunit-each:%02d/%02d %s' % (n, total, subj), 'SKIP', 'SKIP',
+                          'no KUnit suite of the perf core before this patch')
+        st = qemu.boot(job.arch, os.path.join(o, job.arch.image), initrd, log,
+                       job.boot_settings({'name': 'each'}))
+        with open(os.path.join(log, 'console.log'), errors='replace') as f:
+            return builds.kunit_each(n, total, subj, f.read(), st)
 
     def standalone(self, job):
         src = conf.src()
@@ -51,6 +67,9 @@ class BuildEach(Kind):
         frags = build.fragments(job.p['kernel'], a.name)
         res = []
         first = int(job.options.get('first', '1'))
+        initrd = None
+        if job.options.get('kunit') == '1':
+            initrd = job.guest(src, o, 'series')
         if first > 1:
             # start from the patch before FIRST, built (its result not counted)
             tree.git(wt, 'checkout', '-q', '--detach', commits[first - 2])
@@ -74,6 +93,12 @@ class BuildEach(Kind):
                               '' if ok else tail(log)))
             if not ok:
                 break
+            if initrd:
+                with job.stages('boot %02d' % i):
+                    r = self.kunit(job, i, len(commits), subj, wt, o, initrd,
+                                   os.path.join(job.logs, 'kunit-%02d' % i))
+                say('%s %s' % (r.result, r.key))
+                res.append(r)
         return job.write(res)
 
 

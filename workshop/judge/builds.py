@@ -1,8 +1,10 @@
 """The build judges: make build-each (every patch of the series built in
-turn) and make build-arches (the builds beyond the test configs, and the
+turn, and with KUNIT=1 booted for the perf core's KUnit suites) and make
+build-arches (the builds beyond the test configs, and the
 w1 step: kernel/events/ with W=1 and sparse against the base)."""
 import re
 
+from workshop.judge import ktap, splats
 from workshop.judge.result import Result
 
 MESSAGE = re.compile(r'(warning|error):')
@@ -86,3 +88,19 @@ def each(n, total, subject, ok, seconds, log_text, log_name=''):
     detail = [x for x in lines if ERROR.search(x)][:20] + lines[-5:]
     return Result(key, 'FAIL', 'FAIL', 'it does not build (%s)' % (log_name or 'see its log'),
                   '\n'.join(detail))
+
+
+def kunit_each(n, total, subject, console, status):
+    """The boot of patch N's kernel in build-each KUNIT=1: PASS when every
+    KUnit case that ran passed or skipped, the kernel log has no splat and
+    the guest reported its end (status 0); else FAIL, saying which."""
+    key = 'kunit-each:%02d/%02d %s' % (n, total, subject)
+    got = ktap.results(console)
+    bad = ['%s (%s)' % (k, why) if why else k for k, r, why in got if r == 'FAIL']
+    bad += ['splat: ' + t for t in splats.titles(console)]
+    if status != 0:
+        bad.append('the guest ended with status %d' % status)
+    if bad:
+        return Result(key, 'FAIL', 'FAIL', '; '.join(bad))
+    return Result(key, 'PASS', 'PASS', '%d cases passed, %d skipped' % (
+        sum(1 for _, r, _ in got if r == 'PASS'), sum(1 for _, r, _ in got if r == 'SKIP')))
