@@ -28,7 +28,7 @@ FIGURES = ('duration_s', 'duration_wanted_s', 'seed', 'phase2_at_s', 'phase2_min
            'syscalls_total', 'trinity_syscalls', 'trinity_runs', 'trinity_wait_s',
            'trinity_children_cpu_ticks_at_stop', 'perf_event_open_calls',
            'perf_event_open_ok', 'storm_openclose_opened', 'storm_inherit_opened',
-           'storm_openclose_torn', 'storm_inherit_torn',
+           'storm_openclose_torn', 'storm_inherit_torn', 'storm_openclose_errpath',
            'perf_record_runs', 'hotplug_cycles', 'module_reloads',
            'module_unloads', 'module_state', 'module_end', 'pmu_unbinds',
            'pmu_unbinds_with_events')
