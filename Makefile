@@ -20,7 +20,7 @@ help:
 	@echo "make bench        A/B benchmarks under -icount (ARCH, BENCH_FILTER)"
 	@echo "make bench-profile ARGS='pipe --mode self --pmus sw'  instructions by function, A and B"
 	@echo "make mutants      the perf core broken on purpose, one boot each (N='1 3')"
-	@echo "make build-each   every patch of the series built in turn (FIRST=N: from patch N; KUNIT=1: each booted, the perf core's KUnit must pass)"
+	@echo "make build-each   every patch of the series built in turn (FIRST=N: from patch N, LAST=M: up to M; KUNIT=1: each booted, the perf core's KUnit must pass)"
 	@echo "make build-arches defconfigs, KVM, powerpc, s390, W=1 and sparse (STEPS=)"
 	@echo "make tree|export  build/src/linux from patches/, and back (FORCE=1)"
 	@echo "make kernel|tools|initramfs ARCH=..  one build step"
@@ -75,7 +75,7 @@ bench-profile:
 	$(WS) run bench-profile $(ARCH_OPT) $(call set,prof,$(subst $(space),+,$(strip $(ARGS))))
 
 build-each:
-	$(WS) run build-each $(ARCH_OPT) $(call set,first,$(FIRST)) $(call set,kunit,$(KUNIT))
+	$(WS) run build-each $(ARCH_OPT) $(call set,first,$(FIRST)) $(call set,last,$(LAST)) $(call set,kunit,$(KUNIT))
 
 build-arches:
 	$(WS) run build-arches $(call set,steps,$(STEPS))

@@ -35,8 +35,9 @@ def tail(log, n=25):
 
 
 class BuildEach(Kind):
-    """Each commit of base..HEAD checked out in build/src/wt-each and built
-    incrementally with the test config; stops at the first that breaks.
+    """Each commit of base..HEAD (options first, last: patches N to M)
+    checked out in build/src/wt-each and built incrementally with the test
+    config; stops at the first that breaks.
     With the option kunit=1 each kernel is booted too (the profile's boot
     settings) and its KUnit suites must pass."""
 
@@ -67,6 +68,7 @@ class BuildEach(Kind):
         frags = build.fragments(job.p['kernel'], a.name)
         res = []
         first = int(job.options.get('first', '1'))
+        last = int(job.options.get('last', '0')) or len(commits)
         initrd = None
         if job.options.get('kunit') == '1':
             initrd = job.guest(src, o, 'series')
@@ -75,7 +77,7 @@ class BuildEach(Kind):
             tree.git(wt, 'checkout', '-q', '--detach', commits[first - 2])
             build.kernel(wt, o, a, frags, absent, log=os.path.join(job.logs, 'start.log'))
         for i, c in enumerate(commits, 1):
-            if i < first:
+            if i < first or i > last:
                 continue
             subj = tree.git(src, 'log', '-1', '--format=%s', c)
             tree.git(wt, 'checkout', '-q', '--detach', c)
