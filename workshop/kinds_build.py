@@ -69,6 +69,9 @@ class BuildEach(Kind):
         res = []
         first = int(job.options.get('first', '1'))
         last = int(job.options.get('last', '0')) or len(commits)
+        if not 1 <= first <= last <= len(commits):
+            raise SystemExit('build-each: no patches %d to %d in a series of %d'
+                             % (first, last, len(commits)))
         initrd = None
         if job.options.get('kunit') == '1':
             initrd = job.guest(src, o, 'series')
