@@ -61,7 +61,7 @@ class Profiles(unittest.TestCase):
     def test_from_merges_tables(self):
         smoke = self.d['profile']['stress-smoke']
         self.assertEqual(smoke['judge'], 'stress')
-        self.assertEqual(smoke['options']['duration'], '180')
+        self.assertEqual(smoke['options']['duration'], '240')
         self.assertEqual(smoke['boot']['mode'], 'stress')
 
     def test_suites_name_known_jobs(self):
