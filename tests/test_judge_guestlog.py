@@ -56,6 +56,18 @@ class Kselftest(unittest.TestCase):
                 'not ok 1 demo.slow\n#  RUN           demo.next ...\nnot ok 2 demo.next\n')
         self.assertEqual(ks(body, 1), [('demo.slow', 'TIMEOUT', ''), ('demo.next', 'FAIL', '')])
 
+    def test_failure_says_its_assertions(self):
+        body = ('#  RUN           global.a ...\n# t.c:9:a:Expected 1 (1) == 2 (2)\n'
+                '# t.c:9:a:it was one\nnot ok 1 global.a\n'
+                '#  RUN           global.b ...\n# t.c:20:b:said in passing\nok 2 global.b\n'
+                '#  RUN           global.c ...\nnot ok 3 global.c\n'
+                '#  RUN           global.d ...\n' + '# t.c:1:d:%s\n' % ('x' * 400) +
+                'not ok 4 global.d\n')
+        self.assertEqual(ks(body, 1), [
+            ('global.a', 'FAIL', 't.c:9:a:Expected 1 (1) == 2 (2) / t.c:9:a:it was one'),
+            ('global.b', 'PASS', ''), ('global.c', 'FAIL', ''),
+            ('global.d', 'FAIL', 't.c:1:d:' + 'x' * 292)])
+
     def test_no_tests(self):
         for rc, st in ((0, 'PASS'), (4, 'SKIP'), (1, 'FAIL'), (124, 'FAIL')):
             with self.subTest(rc):

@@ -33,10 +33,10 @@
 # with events open and binds them again; at the end, with every PMU of the
 # module unbound under perf stat's open events, rmmod must succeed.
 # Every other stressor runs in both phases.  The run ends at DURATION only
-# if phase 2 has had PH2MIN seconds by then and trinity has been started;
-# else it goes on until both hold, for at most DURATION/2 (and 300 s) more
-# (ENDMAX): on a slow host (a CI run: phase 2 began at 184 s of 180)
-# trinity would otherwise never start.
+# if phase 2 has had PH2MIN seconds by then, trinity has been started and
+# the module has been unloaded once; else it goes on until all three hold,
+# for at most DURATION/2 (and 300 s) more (ENDMAX): on a slow host (a CI
+# run: phase 2 began at 184 s of 180) trinity would otherwise never start.
 #
 # The stressors are in guest/stress/, one file each; guest/stress/lib.sh
 # has the flags they coordinate through (its header: the table).

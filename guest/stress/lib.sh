@@ -22,9 +22,9 @@
 #   phase2 = T           phase2(), the first loop   phase2(), stopping(),    phase 2 began T s after
 #                        to see it begin (once);    the summary              START
 #                        cleared at START
-#   mod-cycled           modloop: first unload, or  phase2()                 the module was unloaded
-#                        at once with no module;                             once: phase 2 may begin
-#                        cleared at START
+#   mod-cycled           modloop: first unload, or  phase2(), stopping() the module was unloaded
+#                        at once with no module;                             once: phase 2 may begin,
+#                        cleared at START                                    the run may end
 #   quiesce              modloop: before its check  quiet(): devev, cgev     the users of the test
 #                        and unload; cleared after                           PMUs hold off
 #   devev-ran            devev, after its first     modloop, before its      devev has had its window
@@ -136,14 +136,18 @@ clock_start() {
 log() { nowv; echo "[t=$((NOW - START))] $*"; }
 
 # stopping: the run ends at END only if phase 2 has had PH2MIN seconds by
-# then and trinity has been started (trinity.pid) or has given up
-# (trinity.off); else at ENDMAX.
+# then, trinity has been started (trinity.pid) or has given up
+# (trinity.off), and the module loop has unloaded the module once
+# (mod-cycled); else at ENDMAX.  A CI smoke (240 s) ended with the loop's
+# first unload still waiting (module_reloads=0): under the storms its first
+# cycle took 200 s and more.
 stopping() {
 	flag stop && return 0
 	nowv
 	[ "$NOW" -ge "$END" ] || return 1
 	[ "$NOW" -ge "$ENDMAX" ] && return 0
 	flag trinity.pid || flag trinity.off || return 1
+	flag mod-cycled || return 1
 	flag_get phase2 || return 1
 	[ "$NOW" -ge $((START + FLAG + PH2MIN)) ]
 }

@@ -10,6 +10,12 @@ RUN = re.compile(r'^#\s+RUN\s+(\S+) \.\.\.')
 # own, so that an expect line can allow a timeout and nothing else.
 TIMEOUT = re.compile(r'^#\s+\S+: Test terminated by timeout$')
 RESULT = re.compile(r'^(not ok|ok) \d+ ?(.*?)(?:\s*#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$')
+# What the harness prints of a failed EXPECT/ASSERT and its TH_LOG:
+# "# test_pmu.c:1961:dev_ctx:Expected ...".  A failed test's reason is its
+# first such lines (at most WHY_MAX characters), so that a CI report tells
+# what failed without the guest log.
+ASSERT = re.compile(r'^#\s+(\S+\.c:\d+:.*)$')
+WHY_MAX = 300
 # The exit status of a run the guest's timeout killed.
 KILLED = 124
 
@@ -21,6 +27,7 @@ def results(name, body, rc):
     out = []
     plan = run = None
     timed_out = False
+    said = []
     for line in body:
         m = PLAN.match(line)
         if m and plan is None:
@@ -29,6 +36,11 @@ def results(name, body, rc):
         if m:
             run = m.group(1)
             timed_out = False
+            said = []
+            continue
+        m = ASSERT.match(line)
+        if m:
+            said.append(m.group(1))
             continue
         if TIMEOUT.match(line):
             timed_out = True
@@ -44,7 +56,11 @@ def results(name, body, rc):
         test = m.group(2).strip() or run or '(unnamed)'
         run = None
         timed_out = False
-        out.append(('kselftest:%s:%s' % (name, test), st, (m.group(4) or '').strip()))
+        why = (m.group(4) or '').strip()
+        if st == 'FAIL' and not why:
+            why = ' / '.join(said)[:WHY_MAX]
+        said = []
+        out.append(('kselftest:%s:%s' % (name, test), st, why))
     return out + _whole(name, out, plan, rc)
 
 
