@@ -39,13 +39,17 @@ def no_plot(script):
 
 
 def make(rows_a, rows_b, few=None, few_pmus=FEW_PMUS, b_pmus=ALL_PMUS, rc_a=0, rc_b=0, rc_f=0,
-         more_a=(), more_b=(), more_f=(), **kw):
+         more_a=(), more_b=(), more_f=(), m=None, rc_m=0, more_m=(), **kw):
     """(text, Result, json) of a report on made-up rows."""
     with tempfile.TemporaryDirectory() as d:
         a = write_log(os.path.join(d, 'A'), rows_a, rc=rc_a, more=more_a)
         b = write_log(os.path.join(d, 'B'), rows_b, pmus=b_pmus, rc=rc_b, more=more_b)
         f = write_log(os.path.join(d, 'F'), few, pmus=few_pmus, rc=rc_f, more=more_f) \
             if few is not None else kw.pop('few_path', None)
+        if m is not None:
+            kw['m_log'] = write_log(os.path.join(d, 'M'), m, pmus=FEW_PMUS, kernel='6.12.118',
+                                    rc=rc_m, more=more_m)
+            kw.setdefault('m_desc', 'mainline side')
         args = dict(arch='x86_64', mode='full', a_desc='A side', b_desc='B side', same='0',
                     command='./ws run bench', out_prefix=os.path.join(d, 'r'),
                     plot_run=no_plot)
@@ -222,6 +226,48 @@ class BFew(unittest.TestCase):
         _, res, _ = make(ALL_ROWS, ALL_ROWS, few_path='/nonexistent/B-few')
         self.assertEqual(res.verdict, 'FAIL')
         self.assertIn('ERROR on B-few: no log /nonexistent/B-few', res.reason)
+
+
+class Mainline(unittest.TestCase):
+    """M (mainline 6.12) runs the scenarios without test PMUs: its rows sit
+    beside B's, with the goal patched/M <= 1.00."""
+    A = {'pipe pmus=sw mode=self': [200, 200], 'pipe pmus=test_hw0 mode=self': [300, 300],
+         'open dev=0 pmus=sw': [400, 400]}
+    B = {'pipe pmus=sw mode=self': [190, 190], 'pipe pmus=test_hw0 mode=self': [300, 300],
+         'open dev=0 pmus=sw': [410, 410]}
+    M = {'pipe pmus=sw mode=self': [200, 200], 'open dev=0 pmus=sw': [400, 404]}
+
+    def test_rows_and_goal(self):
+        text, res, j = make(self.A, self.B, m=self.M)
+        self.assertEqual(res.verdict, 'PASS')
+        self.assertIn('- M (mainline): mainline side; kernel 6.12.118', text)
+        part = text.split('## Against mainline (M)')[1].split('## Goals')[0]
+        self.assertEqual(row(part, 'pipe pmus=sw mode=self'),
+                         '| `pipe pmus=sw mode=self` | 200.0 | 190.0 | 0.950 | 1.000 | 0.00% |  |')
+        self.assertNotIn('test_hw0', part)
+        gl = [g for g in j['goals'] if g[0].startswith('(M)')]
+        self.assertEqual([(g[1], g[3]) for g in gl],
+                         [('pipe pmus=sw mode=self', 'yes'),
+                          ('open dev=0 pmus=sw', 'NO')])
+        self.assertEqual(j['kernels']['M'], '6.12.118')
+        self.assertEqual(j['m'], 'mainline side')
+        self.assertNotIn('m', make(self.A, self.B)[2])
+
+    def test_spread_flag(self):
+        text, _, j = make(self.A, self.B, m={'pipe pmus=sw mode=self': [200, 206]})
+        self.assertTrue(row(text.split('## Against mainline (M)')[1], 'pipe pmus=sw mode=self')
+                        .endswith('| ! spread M |'))
+        self.assertEqual(j['flagged_spreads'], 1)
+
+    def test_failures(self):
+        _, res, _ = make(self.A, self.B, m=self.M, rc_m=1)
+        self.assertEqual(res.verdict, 'FAIL')
+        self.assertIn('M=1', res.reason)
+        _, res, _ = make(self.A, self.B, m=self.M, more_m=['skip pipe no_sched_switch'])
+        self.assertIn('skipped on M: pipe no_sched_switch', res.reason)
+        # M that ran nothing the others ran is a harness fault too.
+        _, res, _ = make(self.A, self.B, m={'pipe pmus=tp mode=self': [1, 1]})
+        self.assertEqual(res.verdict, 'FAIL')
 
 
 class SideOfSeveralBoots(unittest.TestCase):

@@ -130,8 +130,14 @@ def profiles():
 
 def base_pin():
     """config/base.pin as a dict (package, version, tarball, sha256, upstream)."""
+    return pin('base')
+
+
+def pin(name):
+    """config/NAME.pin as a dict: base (the series' base), mainline (make
+    bench's third kernel)."""
     out = {}
-    with open(os.path.join(CONFIG, 'base.pin')) as f:
+    with open(os.path.join(CONFIG, name + '.pin')) as f:
         for line in f:
             line = line.strip()
             if line and not line.startswith('#') and '=' in line:
@@ -143,8 +149,9 @@ def base_pin():
 # ---- where things go under build/ (docs/harness.md, "Layout")
 
 def src(name='linux'):
-    """build/src/linux (the series) or build/src/wt-NAME (a worktree)."""
-    return os.path.join(BUILD, 'src', name if name == 'linux' else 'wt-' + name)
+    """build/src/linux (the series), build/src/mainline (config/mainline.pin,
+    unpacked) or build/src/wt-NAME (a worktree)."""
+    return os.path.join(BUILD, 'src', name if name in ('linux', 'mainline') else 'wt-' + name)
 
 
 def kernel_out(arch_name, flavour, commit='series'):

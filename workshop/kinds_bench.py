@@ -14,7 +14,8 @@ from workshop.kinds import Kind
 class Bench(Kind):
     """A: the series before the rewrite (config/bench-a-side), B: the whole
     series; B-few: B again with test_hw0 the only test PMU, whose pipe runs
-    show what the PMUs that exist without events cost."""
+    show what the PMUs that exist without events cost; M: mainline 6.12
+    (config/mainline.pin) on the runs that need no test PMU."""
 
     def boots(self, job):
         f = job.options.get('benchfilter', '')
@@ -58,10 +59,15 @@ class Bench(Kind):
             out = os.path.join(conf.TOP, 'results', 'bench', '%s-%s%s' % (
                 datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d'), job.arch_name,
                 '-' + f if f else ''))
+        m_desc = None
+        if 'M' in logs:
+            pin = conf.pin('mainline')
+            m_desc = 'Linux %s, Debian %s %s, unmodified' % (pin['upstream'], pin['package'],
+                                                            pin['version'])
         text, res = bench.judge(side['A'], side['B'], logs.get('B-few'), arch=job.arch_name,
                                 mode=job.options['bench'], a_desc=a_desc, b_desc=b_desc,
                                 same=ka == kb, command=job.command(), out_prefix=out,
-                                logdir=job.logs)
+                                logdir=job.logs, m_log=logs.get('M'), m_desc=m_desc)
         if job.verbose:
             print(text)
         bad = {n: s for n, s in statuses.items() if s}

@@ -29,6 +29,9 @@ def tree_of(commit):
         return conf.src(), 'series'
     if commit == 'mutants':
         return kinds.mutants_tree(), 'mutants'
+    if commit == 'mainline':
+        from workshop import pins
+        return pins.mainline(), 'mainline'
     wt = tree.worktree(tree.commit_of(commit))
     return wt, 'series' if wt == conf.src() else commit
 
@@ -65,11 +68,11 @@ class Job:
         b['cmdline'] = self.p.get('boot', {}).get('cmdline', '')
         return conf.merged(b, over or {})
 
-    def kernel(self, commit, flavour):
+    def kernel(self, commit, flavour, absent_ok=()):
         src, tag = tree_of(commit)
         o = conf.kernel_out(self.arch_name, flavour, tag)
         frags = build.fragments(flavour, self.arch_name, self.profiles)
-        absent = self.p.get('absent_ok', [])
+        absent = list(self.p.get('absent_ok', [])) + list(absent_ok)
         memo(('kernel', o), lambda: build.kernel(src, o, self.arch, frags, absent),
              self.stages, 'build %s kernel %s' % (self.arch_name, os.path.relpath(o, conf.BUILD)))
         return src, o, tag
@@ -78,7 +81,8 @@ class Job:
         """The kernels, tools and initramfs images this job's boots need."""
         for b in self.boots:
             commit = b.get('commit', self.p.get('commit', 'series'))
-            src, kdir, tag = self.kernel(commit, b.get('kernel', self.p['kernel']))
+            src, kdir, tag = self.kernel(commit, b.get('kernel', self.p['kernel']),
+                                         b.get('absent_ok', ()))
             self.prepared[b['name']] = (kdir, self.guest(src, kdir, tag))
             if b.get('dtb') and self.arch_name in conf.load_toml('dtb.toml')[b['dtb']]['archs']:
                 b['dtb_path'] = self.dtb(b)

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import tempfile
 
-from workshop import conf
+from workshop import conf, pins
 from workshop.proc import die, out, run, say
 
 GIT_DATE = '2026-01-01T00:00:00Z'
@@ -27,41 +27,9 @@ def git(src, *args, **kw):
 
 
 def ensure_base():
-    """The pinned base tarball (config/base.pin), installed and checked.
-    If the archive no longer serves the pinned version the newest is used,
-    a banner says so and build/BASE-UNPINNED records it (make check then
-    fails unless told to allow it)."""
-    pin = conf.base_pin()
-    os.makedirs(conf.BUILD, exist_ok=True)
-    unpinned = os.path.join(conf.BUILD, 'BASE-UNPINNED')
-    if os.path.exists(unpinned):
-        os.unlink(unpinned)
-
-    def have():
-        return subprocess.run(['dpkg-query', '-W', '-f=${Version}', pin['package']],
-                              capture_output=True, text=True).stdout.strip()
-    want = '%s=%s' % (pin['package'], pin['version'])
-    apt = ['apt-get', 'install', '-y', '-qq', '--no-install-recommends']
-    if have() != pin['version']:
-        say('installing ' + want)
-        if run(apt + ['--allow-downgrades', want], check=False):
-            run(['apt-get', 'update', '-qq'], check=False)
-            run(apt + ['--allow-downgrades', want], check=False)
-    if have() != pin['version']:
-        run(apt + [pin['package']])
-        say('#' * 64 + '\n#  UNPINNED BASE: config/base.pin wants %s %s, the archive '
-            'serves %s.\n#  Trying the series on it; update base.pin once it is '
-            'known good.\n' % (pin['package'], pin['version'], have()) + '#' * 64)
-        with open(unpinned, 'w') as f:
-            f.write(have() + '\n')
-        return pin['tarball'], have()
-    h = hashlib.sha256()
-    with open(pin['tarball'], 'rb') as f:
-        for chunk in iter(lambda: f.read(1 << 20), b''):
-            h.update(chunk)
-    if h.hexdigest() != pin['sha256']:
-        die('%s: sha256 %s, base.pin wants %s' % (pin['tarball'], h.hexdigest(), pin['sha256']))
-    return pin['tarball'], pin['version']
+    """The pinned base tarball (config/base.pin), installed and checked:
+    (tarball, version)."""
+    return pins.ensure('base')
 
 
 def stamp(version):

@@ -14,7 +14,9 @@
 # scenarios whose PMUs exist when the test PMU driver registers test_hw0
 # alone (the host boots B so a second time: the cost of the PMUs that
 # exist but have no events); perfctx.benchset=lookup: only the lookup
-# runs (the boots with test_perf_pmu.nr_extra PMUs).
+# runs (the boots with test_perf_pmu.nr_extra PMUs);
+# perfctx.benchset=mainline: every run that needs no test PMU (mainline
+# 6.12, which has none).
 set -u
 # shellcheck source=guest/lib.sh
 . /guest/lib.sh
@@ -54,10 +56,14 @@ rc=0
 # idle, which -icount sleep=off skips at no cost: 6.1 turns
 # perf_sched_events off a second after the last task event closes, and
 # that must not happen inside the next run.
+tpmu_re='(^| )(--pmus? [^ ]*test_|--dev [1-9])'
 run() {
 	local name=$1
 	shift
 	if [ -n "$filter" ] && ! [[ $name =~ $filter ]]; then
+		return 0
+	fi
+	if [ "$benchset" = mainline ] && [[ " $* " =~ $tpmu_re ]]; then
 		return 0
 	fi
 	timeout 120 perfbench "$name" --repeat "$rep" "$@" || {
@@ -81,7 +87,7 @@ lookup() {
 echo "=== BEGIN bench"
 pl=$((4000 / div))
 case $benchset in
-all) ;;
+all|mainline) ;;
 lookup)
 	lookup
 	echo "=== END bench rc=$rc"
@@ -103,10 +109,14 @@ exist)
 esac
 # (1) context switch cost, events of 0, 1, 2 and 4 PMUs on each task; (2)
 # the same with inherited events (clone contexts: the swap fast path).
+# stat: perf stat's default set (perfbench's STAT_SW: the task clock and
+# three software events), and stat-hw with its hardware events where a CPU
+# PMU exists.
 for m in self inherit; do
-	for pmus in none sw sw,test_hw0 sw,test_hw0,tp,test_hw1 test_hw0 test_hw0,test_hw1; do
+	for pmus in none sw sw,tp stat sw,test_hw0 sw,test_hw0,tp,test_hw1 test_hw0 test_hw0,test_hw1; do
 		run pipe --mode $m --pmus $pmus --loops $pl
 	done
+	[ -n "$cpupmu" ] && run pipe --mode $m --pmus stat-hw --loops $pl
 	[ -n "$cpupmu" ] && run pipe --mode $m --pmus "$cpupmu" --loops $pl
 	[ -n "$cpupmu" ] && run pipe --mode $m --pmus "$cpupmu,test_hw0" --loops $pl
 done

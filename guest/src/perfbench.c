@@ -54,10 +54,13 @@
  * --opt=VALUE works too.
  *
  * SPEC: sw (software context-switches), tp (tracepoint sched:sched_switch),
- * none (no event), or NAME[:CONFIG], the PMU NAME of
- * /sys/bus/event_source/devices with that config (default 0), e.g.
- * test_hw1:1, armv8_pmuv3_0:0x11.  LIST: SPECs separated by commas.  Every
- * event counts (sample_period 0), is enabled at open (but in open) and reads
+ * task-clock, migrations, faults (software), hw (hardware cycles),
+ * instructions, branches, branch-misses (hardware), none (no event), or
+ * NAME[:CONFIG], the PMU NAME of /sys/bus/event_source/devices with that
+ * config (default 0), e.g. test_hw1:1, armv8_pmuv3_0:0x11.  LIST: SPECs
+ * separated by commas, or stat (perf stat's default software events:
+ * STAT_SW), or stat-hw (and its hardware ones: STAT_HW).  Every event
+ * counts (sample_period 0), is enabled at open (but in open) and reads
  * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING.  test_dev events are CPU events
  * (pid -1) on the CPU of test_dev's cpumask, which must be --cpu.
  *
@@ -327,6 +330,13 @@ static const struct {
 	int absent;
 } fixed[] = {
 	{ "sw", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 0 },
+	/* the rest of perf stat's default set (STAT_SW, STAT_HW) */
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0 },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, 0 },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0 },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0 },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0 },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 0 },
 	/* the legacy types, which name no PMU, and a type nobody owns */
 	{ "hw", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0 },
 	{ "raw", PERF_TYPE_RAW, 0x11 /* armv8 CPU_CYCLES */, 0 },
@@ -385,12 +395,25 @@ static int parse_spec(const char *text, size_t len, struct spec *s)
 	return 1;
 }
 
+/*
+ * perf stat's default events, as `perf stat -- cmd` opens them on the
+ * task: the task clock (a PMU of its own) and three software events, and
+ * four hardware ones where a hardware PMU exists.
+ */
+#define STAT_SW	"task-clock,sw,migrations,faults"
+#define STAT_HW	"hw,instructions,branches,branch-misses"
+
 /* Resolve a LIST into @s, return the number of events. */
 static int parse_list(const char *list, struct spec *s)
 {
-	const char *p = list, *comma;
+	const char *p, *comma;
 	int n = 0;
 
+	if (!strcmp(list, "stat"))
+		list = STAT_SW;
+	else if (!strcmp(list, "stat-hw"))
+		list = STAT_SW "," STAT_HW;
+	p = list;
 	for (;;) {
 		comma = strchr(p, ',');
 		if (n == MAX_SPECS)

@@ -126,6 +126,17 @@ def ab_rows(la, lb):
     return rows
 
 
+def add_mainline(rows, lm):
+    """Mainline 6.12's figures (M) beside the A/B rows it ran, and the
+    ratio patched/M."""
+    for r in rows:
+        m, spm = summary(lm.ns(r['key']))
+        if m is None:
+            continue
+        r.update({'m': m, 'spread_m': spm, 'reps_m': lm.ns(r['key']),
+                  'ratio_bm': r['b'] / m if m and r['b'] is not None else None})
+
+
 def exist_rows(lf, lb):
     """B with fewer PMUs registered against B with all of them."""
     rows = []
@@ -141,11 +152,15 @@ def exist_rows(lf, lb):
 
 class Bench:
     """Everything the report says, computed once."""
+    m_desc = None       # what M is (a mainline kernel), for the header
 
-    def __init__(self, a_log, b_log, b_few_log=None, now=None):
+    def __init__(self, a_log, b_log, b_few_log=None, now=None, m_log=None):
         self.a, self.b = Log(a_log), Log(b_log)
         self.few = Log(b_few_log) if b_few_log else None
+        self.m = Log(m_log) if m_log else None
         self.rows = ab_rows(self.a, self.b)
+        if self.m:
+            add_mainline(self.rows, self.m)
         self.erows, self.extra_pmus = [], set()
         if self.few:
             self.extra_pmus = self.b.pmus() - self.few.pmus()
@@ -153,24 +168,29 @@ class Bench:
         now = now or datetime.datetime.now(datetime.timezone.utc)
         self.date = now.strftime('%Y-%m-%d %H:%M UTC')
         self.kernels = {'A': self.a.state('kernel'), 'B': self.b.state('kernel')}
+        if self.m:
+            self.kernels['M'] = self.m.state('kernel')
         self.goals = bench_md.all_goals(self)
         # Every scenario of the guest's bench must run: a skip is the
         # guest's setup gone wrong (no test PMU, no cgroup2...), so it
         # fails the harness too.
         self.ok = self.a.ok() and self.b.ok() and bool(self.rows) and \
-            (self.few is None or self.few.ok())
+            all(lg.ok() for lg in (self.few, self.m) if lg) and \
+            (self.m is None or any('m' in r for r in self.rows))
 
     def sides(self):
-        return [('A', self.a), ('B', self.b)] + ([('B-few', self.few)] if self.few else [])
+        return [('A', self.a), ('B', self.b)] + ([('B-few', self.few)] if self.few else []) + \
+            ([('M', self.m)] if self.m else [])
 
     def failure(self):
-        return 'the harness did not run end to end (guest rc A=%s B=%s%s; errors and skips above)' % (
-            self.a.rc, self.b.rc, ' B-few=%s' % self.few.rc if self.few else '')
+        return 'the harness did not run end to end (guest rc %s; errors and skips above)' % (
+            ' '.join('%s=%s' % (n, lg.rc) for n, lg in self.sides()))
 
     def to_json(self, arch, command, a_desc, b_desc, flagged):
         few = self.few
         return {'arch': arch, 'date': self.date, 'command': command,
-                'a': a_desc, 'b': b_desc, 'kernels': self.kernels,
+                'a': a_desc, 'b': b_desc, **({'m': self.m_desc} if self.m else {}),
+                'kernels': self.kernels,
                 'rows': self.rows, 'exist_rows': self.erows,
                 'b_few': {'kernel': few.state('kernel') if few else None,
                           'cmdline': few.state('cmdline') if few else None,
@@ -180,11 +200,14 @@ class Bench:
 
 
 def report(a_log, b_log, b_few_log=None, *, arch, mode, a_desc, b_desc, same, command,
-           out_prefix=None, logdir=None, now=None, plot_run=bench_plot.gnuplot):
+           out_prefix=None, logdir=None, now=None, plot_run=bench_plot.gnuplot,
+           m_log=None, m_desc=None):
     """(markdown text, ok); writes LOGDIR/report.md, and PREFIX.md,
     PREFIX.json and PREFIX-*.png when OUT_PREFIX is given."""
-    return _report(Bench(a_log, b_log, b_few_log, now), arch, mode, a_desc, b_desc, same,
-                   command, out_prefix, logdir, plot_run)[:2]
+    bn = Bench(a_log, b_log, b_few_log, now, m_log)
+    bn.m_desc = m_desc
+    return _report(bn, arch, mode, a_desc, b_desc, same, command, out_prefix, logdir,
+                   plot_run)[:2]
 
 
 def _report(bn, arch, mode, a_desc, b_desc, same, command, out_prefix, logdir, plot_run):
@@ -213,7 +236,8 @@ def judge(a_log, b_log, b_few_log=None, **kw):
     """(markdown text, Result 'bench:end-to-end'): PASS when every guest ran
     end to end, FAIL with the reason otherwise."""
     now, plot_run = kw.pop('now', None), kw.pop('plot_run', bench_plot.gnuplot)
-    bn = Bench(a_log, b_log, b_few_log, now)
+    bn = Bench(a_log, b_log, b_few_log, now, kw.get('m_log'))
+    bn.m_desc = kw.get('m_desc')
     text, ok, flagged = _report(bn, kw['arch'], kw['mode'], kw['a_desc'], kw['b_desc'],
                                 kw['same'], kw['command'], kw.get('out_prefix'),
                                 kw.get('logdir'), plot_run)

@@ -156,3 +156,17 @@ def goals_exist(erows, extra_pmus):
             noise = (r['spread_few'] + r['spread_all']) / 2
         out.append((goal, what, r['ratio'], verdict(r['ratio'], 1.0, noise)))
     return out
+
+
+def goals_mainline(rows):
+    """(M) every scenario mainline 6.12 ran: patched/M at most 1.00."""
+    out = []
+    for r in rows:
+        if 'm' not in r:
+            continue
+        noise = None
+        if r['spread_b'] is not None and r['spread_m'] is not None:
+            noise = (r['spread_b'] + r['spread_m']) / 2
+        out.append(('(M) patched/6.12 <= 1.00', r['key'], r['ratio_bm'],
+                    verdict(r['ratio_bm'], 1.0, noise)))
+    return out

@@ -16,7 +16,8 @@ def pct(x):
 
 
 def all_goals(bn):
-    return bench_goals.goals(bn.rows) + bench_goals.goals_exist(bn.erows, bn.extra_pmus)
+    return bench_goals.goals(bn.rows) + bench_goals.goals_exist(bn.erows, bn.extra_pmus) + \
+        (bench_goals.goals_mainline(bn.rows) if bn.m else [])
 
 
 def header(bn, arch, mode, a_desc, b_desc, same, command):
@@ -24,6 +25,8 @@ def header(bn, arch, mode, a_desc, b_desc, same, command):
           '- command: `%s`%s' % (command, ' (quick: the smoke run)' if mode == 'quick' else ''),
           '- A (base): %s; kernel %s' % (a_desc, bn.kernels['A']),
           '- B (patched): %s; kernel %s' % (b_desc, bn.kernels['B'])]
+    if bn.m:
+        md.append('- M (mainline): %s; kernel %s' % (bn.m_desc or '?', bn.kernels['M']))
     if same in (True, '1'):       # '1' as the old command line gave it
         md.append('- A and B are the same commit (no rewrite patch after the A side yet): '
                   'the ratios show the harness\'s own noise.')
@@ -53,6 +56,26 @@ def ab_table(rows):
         md.append('| `%s` | %s | %s | %s | %s | %s | %s |' % (
             r['key'], fmt(r['a']), fmt(r['b']), fmt(r['ratio'], 3), pct(r['spread_a']),
             pct(r['spread_b']), ', '.join(notes)))
+    return md + [''], flagged
+
+
+def mainline_table(rows):
+    """(lines, spreads flagged): the rows M ran, against B and A."""
+    md = ['## Against mainline (M)', '',
+          '| scenario | M ns/op | patched ns/op | patched/M | base/M | spread M | notes |',
+          '|---|---:|---:|---:|---:|---:|---|']
+    flagged = 0
+    for r in rows:
+        if 'm' not in r:
+            continue
+        notes = []
+        if r['spread_m'] is not None and r['spread_m'] > SPREAD_FLAG:
+            notes.append('! spread M')
+            flagged += 1
+        am = r['a'] / r['m'] if r['a'] is not None and r['m'] else None
+        md.append('| `%s` | %s | %s | %s | %s | %s | %s |' % (
+            r['key'], fmt(r['m']), fmt(r['b']), fmt(r['ratio_bm'], 3), fmt(am, 3),
+            pct(r['spread_m']), ', '.join(notes)))
     return md + [''], flagged
 
 
@@ -110,7 +133,12 @@ def per_pmu(bn):
 def markdown(bn, arch, mode, a_desc, b_desc, same, command):
     """(lines, spreads flagged): the report without its plots line."""
     table, flagged = ab_table(bn.rows)
-    md = header(bn, arch, mode, a_desc, b_desc, same, command) + table + goal_table(bn.goals)
+    md = header(bn, arch, mode, a_desc, b_desc, same, command) + table
+    if bn.m:
+        lines, n = mainline_table(bn.rows)
+        md += lines
+        flagged += n
+    md += goal_table(bn.goals)
     if bn.erows:
         lines, n = exist_table(bn)
         md += lines
