@@ -138,11 +138,15 @@ done
 for o in none test_hw1 test_hw1,test_hw2; do
 	run rotate --pmu test_hw0 --events 16 --others $o --work $((264000000 / div))
 done
-# 12 counting events on three PMUs (no multiplexing: 4 counters each)
+# The tick's own time (perfbench's tick_spin()): with 12 counting events
+# on three PMUs (no multiplexing: 4 counters each), with them and one
+# frequency-mode event of the software PMU, and with that event alone (what
+# the PMUs without frequency events add to a tick is the difference).
 tl=sw,sw,sw,sw,test_hw0,test_hw0,test_hw0,test_hw0,test_hw1,test_hw1,test_hw1,test_hw1
 for t in count freq; do
 	run tick --mode $t --pmus $tl --hz "$hz" --work $((330000000 / div))
 done
+run tick --mode freq --pmus none --hz "$hz" --work $((330000000 / div))
 # (6) perf_event_open + close of one event
 for p in sw test_hw0 ${cpupmu:+"$cpupmu"}; do
 	run openclose --pmus "$p" --loops $((20000 / div))

@@ -35,7 +35,7 @@
 # Every other stressor runs in both phases.  The run ends at DURATION only
 # if phase 2 has had PH2MIN seconds by then, trinity has been started and
 # the module has been unloaded once; else it goes on until all three hold,
-# for at most DURATION/2 (and 300 s) more (ENDMAX): on a slow host (a CI
+# for at most DURATION (and 300 s) more (ENDMAX): on a slow host (a CI
 # run: phase 2 began at 184 s of 180) trinity would otherwise never start.
 #
 # The stressors are in guest/stress/, one file each; guest/stress/lib.sh

@@ -38,11 +38,11 @@
  *	calls / events running at a time); ns_per_op = (b - c) / rotations:
  *	the cost of one rotation.
  *   perfbench tick [--mode count|freq] [--pmus LIST] [--work W] [--hz HZ]
- *	The spin loop with no event, against the spin with the LIST events
- *	counting (count) and also one page-faults event in frequency mode
- *	(freq: 1000 Hz, no ring buffer; it stays in frequency mode and does
- *	not overflow in the spin); ns_per_op: the extra time per tick, with
- *	ticks = time * HZ.
+ *	The spin loop with the LIST events counting (count), and also one
+ *	page-faults event in frequency mode (freq: 1000 Hz, no ring buffer;
+ *	it stays in frequency mode and does not overflow in the spin);
+ *	ns_per_op: the median time a tick takes from the spin, none= the
+ *	same with no event (tick_spin()).
  *
  * Common options: --loops N (operations per repeat: default 5000 for pipe,
  * cgroup and openclose, 2000 for open; rotate and tick take --work),
@@ -905,17 +905,6 @@ static void spin(unsigned long n)
 		spin_sink += i;
 }
 
-/* A warm-up of a tenth, then the timed spin of --work iterations. */
-static uint64_t timed_spin(void)
-{
-	uint64_t t;
-
-	spin(work / 10);
-	t = now_ns();
-	spin(work);
-	return now_ns() - t;
-}
-
 /* The sum of "add=" over the CPUs in the test PMU's debugfs stats. */
 static long pmu_adds(const char *pmu)
 {
@@ -1007,10 +996,62 @@ static void do_rotate(void)
 }
 
 /*
+ * The spin of --work iterations, the clock read every TICK_STEP: a step
+ * that took longer than the shortest by more than TICK_CUT ns was cut by
+ * an interrupt, nearly always the tick.  Under -icount a step that was not
+ * cut always takes the same time, so what a cut step takes more is the
+ * interrupt's own time.  Returns the median of those extras (0 if none),
+ * and their number in @cuts.  The old method, the spin's whole time with
+ * events less without, spread 15-170%: the difference was a few hundred
+ * ns a tick in 2 s, and the phase of the tick against the spin moved it.
+ */
+#define TICK_STEP	64
+#define TICK_CUT	300
+#define TICK_MAX	65536
+
+static uint64_t tick_extra[TICK_MAX];
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t tick_spin(unsigned long *cuts)
+{
+	uint64_t t, prev, d, lo = UINT64_MAX;
+	unsigned long i, n = 0, k = 0;
+
+	spin(work / 10);
+	prev = now_ns();
+	for (i = 0; i < work; i += TICK_STEP) {
+		spin(TICK_STEP);
+		t = now_ns();
+		d = t - prev;
+		prev = t;
+		if (d < lo)
+			lo = d;
+		else if (d > lo + TICK_CUT && n < TICK_MAX)
+			tick_extra[n++] = d;	/* the raw step, for now */
+	}
+	/* Against the final shortest step: an early one may not be cut. */
+	for (i = 0; i < n; i++)
+		if (tick_extra[i] > lo + TICK_CUT)
+			tick_extra[k++] = tick_extra[i] - lo;
+	*cuts = k;
+	if (!k)
+		return 0;
+	qsort(tick_extra, k, sizeof(tick_extra[0]), cmp_u64);
+	return tick_extra[k / 2];
+}
+
+/*
  * The tick: the spin with the LIST events (mode count), or with them and
  * one software event in frequency mode (mode freq: page-faults, which
- * keeps attr.freq, unlike cpu-clock, and never overflows in the spin),
- * against the spin with no event; the extra time per tick (--hz).
+ * keeps attr.freq, unlike cpu-clock, and never overflows in the spin);
+ * ns_per_op: the median time of a tick with them (tick_spin()), none: the
+ * same with no event.  cuts: the ticks seen, which --hz should predict.
  */
 static void do_tick(void)
 {
@@ -1020,9 +1061,8 @@ static void do_tick(void)
 	};
 	struct spec s[MAX_SPECS];
 	struct perf_event_attr a;
-	unsigned long rep;
+	unsigned long rep, c0, c1;
 	uint64_t t0, t1;
-	double ticks;
 	int fd, n, mark;
 
 	if (strcmp(mode, "count") && strcmp(mode, "freq"))
@@ -1030,7 +1070,7 @@ static void do_tick(void)
 	n = parse_list(pmus, s);
 	for (rep = 1; rep <= repeat; rep++) {
 		settle();
-		t0 = timed_spin();
+		t0 = tick_spin(&c0);
 
 		mark = nfds;
 		open_self(s, n, 0);
@@ -1045,16 +1085,18 @@ static void do_tick(void)
 				fail("perf_event_open:page-faults-freq");
 			keep(fd);
 		}
-		t1 = timed_spin();
+		t1 = tick_spin(&c1);
 		close_from(mark);
 
-		ticks = (double)t1 * hz / 1e9;
-		printf("bench %s %s rep=%lu ns_per_op=%.1f ops=%lu\n", scen,
-		       params, rep, ((double)t1 - (double)t0) / ticks,
-		       (unsigned long)(ticks + 0.5));
-		printf("info %s %s rep=%lu none_ns=%llu with_ns=%llu\n", scen,
-		       params, rep, (unsigned long long)t0,
-		       (unsigned long long)t1);
+		if (!c0 || !c1) {
+			error_line("no_ticks_seen none=%lu with=%lu", c0, c1);
+			finish(1);
+		}
+		printf("bench %s %s rep=%lu none=%llu ns_per_op=%llu ops=%lu\n",
+		       scen, params, rep, (unsigned long long)t0,
+		       (unsigned long long)t1, c1);
+		printf("info %s %s rep=%lu cuts_none=%lu cuts_with=%lu hz=%lu\n",
+		       scen, params, rep, c0, c1, hz);
 	}
 }
 
