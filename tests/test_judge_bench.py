@@ -134,8 +134,8 @@ class Goals(unittest.TestCase):
         b = {'pipe pmus=sw mode=self': [99, 99], 'pipe pmus=test_hw0 mode=self': [104, 104],
              'pipe pmus=none mode=self': [50, 50]}
         _, res, j = make(a, b)
-        self.assertEqual(goal(j, 'pipe pmus=sw mode=self'), [['(1) <= 1.00', 'pipe pmus=sw mode=self',
-                                                             0.99, 'yes']])
+        self.assertEqual(goal(j, 'pipe pmus=sw mode=self')[0], ['(1) <= 1.00', 'pipe pmus=sw mode=self',
+                                                                0.99, 'yes'])
         g = goal(j, 'pipe pmus=test_hw0 mode=self')[0]
         self.assertEqual(g[3], 'within noise (+-0.020)')
         self.assertEqual(goal(j, 'pipe mode=inherit pmus=sw')[0][2:], [None, 'not measured'])
@@ -173,6 +173,40 @@ class Goals(unittest.TestCase):
         self.assertAlmostEqual(g[2], 1.07)
         self.assertEqual(g[3], 'NO')
         self.assertEqual(len([x for x in j['goals'] if x[0].startswith('(5)')]), 1)
+
+
+class Goals23(unittest.TestCase):
+    """Issue 23: every scenario <= 1.02; one PMU's or perf stat's context
+    switch and the tick with frequency events <= 1.00; tick spreads < 2%."""
+    A = {'pipe pmus=sw mode=self': [100, 100], 'pipe pmus=stat mode=inherit': [100, 100],
+         'pipe pmus=sw,tp mode=self': [100, 100], 'open dev=0 pmu=sw': [100, 100],
+         'tick mode=freq pmus=none': [100, 100], 'tick mode=count pmus=sw': [100, 103]}
+    B = {'pipe pmus=sw mode=self': [101, 101], 'pipe pmus=stat mode=inherit': [99, 99],
+         'pipe pmus=sw,tp mode=self': [101.5, 101.5], 'open dev=0 pmu=sw': [103, 103],
+         'tick mode=freq pmus=none': [100.5, 100.5], 'tick mode=count pmus=sw': [100, 101]}
+
+    def rows(self, name):
+        return {g[1]: g[2:] for g in make(self.A, self.B)[2]['goals'] if g[0] == name}
+
+    def test_every_scenario(self):
+        g = self.rows('(23) <= 1.02')
+        self.assertEqual(len(g), 6)
+        self.assertEqual(g['pipe pmus=sw,tp mode=self'][1], 'yes')
+        self.assertEqual(g['open dev=0 pmu=sw'][1], 'NO')
+
+    def test_one_pmu_and_stat(self):
+        g = self.rows('(23) one PMU or perf stat, context switch <= 1.00')
+        self.assertEqual(sorted(g), ['pipe pmus=stat mode=inherit', 'pipe pmus=sw mode=self'])
+        self.assertEqual(g['pipe pmus=sw mode=self'][1], 'NO')
+        self.assertEqual(g['pipe pmus=stat mode=inherit'][1], 'yes')
+
+    def test_tick(self):
+        g = self.rows('(23) tick with frequency events <= 1.00')
+        self.assertEqual(g, {'tick mode=freq pmus=none': [1.005, 'NO']})
+        g = self.rows('(23) tick spread < 0.02')
+        self.assertEqual(g['tick mode=freq pmus=none'][1], 'yes')
+        self.assertAlmostEqual(g['tick mode=count pmus=sw'][0], 3 / 101.5)
+        self.assertEqual(g['tick mode=count pmus=sw'][1], 'NO')
 
 
 FEW_ROWS = {'pipe pmus=none mode=self': [100, 100], 'pipe pmus=sw mode=self': [200, 200],

@@ -170,3 +170,28 @@ def goals_mainline(rows):
         out.append(('(M) patched/6.12 <= 1.00', r['key'], r['ratio_bm'],
                     verdict(r['ratio_bm'], 1.0, noise)))
     return out
+
+
+def goals_23(rows):
+    """Issue 23's goals over the A/B rows: every scenario at most 1.02;
+    the context switch with one PMU's events, perf stat's default set and
+    the tick with frequency events at most 1.00; the tick rows' spread
+    under 2% on both sides."""
+    out = []
+    for r in rows:
+        scen, pmus = r['key'].split()[0], param(r['key'], 'pmus')
+        if r['a'] is None or r['b'] is None:
+            continue
+        out.append(('(23) <= 1.02', r['key'], r['ratio'], verdict(r['ratio'], 1.02, rnoise(r))))
+        # one PMU's events, or perf stat's set (stat, stat-hw: no comma)
+        if scen == 'pipe' and pmus not in (None, 'none') and ',' not in pmus:
+            out.append(('(23) one PMU or perf stat, context switch <= 1.00', r['key'],
+                        r['ratio'], verdict(r['ratio'], 1.0, rnoise(r))))
+        if scen == 'tick':
+            if param(r['key'], 'mode') == 'freq':
+                out.append(('(23) tick with frequency events <= 1.00', r['key'], r['ratio'],
+                            verdict(r['ratio'], 1.0, rnoise(r))))
+            sp = None if None in (r['spread_a'], r['spread_b']) else \
+                max(r['spread_a'], r['spread_b'])
+            out.append(('(23) tick spread < 0.02', r['key'], sp, verdict(sp, 0.02, None)))
+    return out

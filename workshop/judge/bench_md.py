@@ -17,7 +17,7 @@ def pct(x):
 
 def all_goals(bn):
     return bench_goals.goals(bn.rows) + bench_goals.goals_exist(bn.erows, bn.extra_pmus) + \
-        (bench_goals.goals_mainline(bn.rows) if bn.m else [])
+        bench_goals.goals_23(bn.rows) + (bench_goals.goals_mainline(bn.rows) if bn.m else [])
 
 
 def header(bn, arch, mode, a_desc, b_desc, same, command):
