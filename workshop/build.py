@@ -20,7 +20,7 @@ def kmake(src, o, a, *args, log=None, cross=None):
 
 
 def fragments(flavour, arch_name, profiles=None):
-    """The config fragments of FLAVOUR (config/profiles.toml [flavour])."""
+    """The config fragments of FLAVOUR (config/boots.toml [flavour])."""
     fl = (profiles or conf.profiles())['flavour']
     if flavour not in fl:
         die('unknown flavour %r (%s)' % (flavour, ', '.join(fl)))

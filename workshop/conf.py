@@ -102,8 +102,13 @@ def merged(base, over):
 
 
 def profiles():
-    """config/profiles.toml with every profile's `from` resolved."""
+    """config/profiles.toml and config/boots.toml (what a boot is made of)
+    as one table, with every profile's `from` resolved."""
     data = load_toml('profiles.toml')
+    for k, v in load_toml('boots.toml').items():
+        if k in data:
+            raise SystemExit('config/boots.toml and config/profiles.toml both have [%s]' % k)
+        data[k] = v
     raw = data.get('profile', {})
     done = {}
 
