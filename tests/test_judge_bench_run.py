@@ -57,8 +57,8 @@ class Plots(unittest.TestCase):
     def test_plots_and_data(self):
         seen = []
         rows = {'cgroup dev=%d' % n: [100 + n, 100 + n] for n in (0, 10, 100)}
-        rows.update({'pipe pmus=%s mode=self' % p: [10, 10] for p in ('none', 'sw', 'sw,test_hw0',
-                                                                        'test_hw0')})
+        rows.update({'pipe pmus=%s mode=self' % p: [10, 10] for p in ('none', 'sw', 'sw,tp',
+                                                                        'sw,test_hw0', 'test_hw0')})
 
         def run(script):
             dat = script.split("plot '")[1].split("'")[0]
@@ -66,10 +66,28 @@ class Plots(unittest.TestCase):
                 seen.append((script.split("set output '")[1].split("'")[0], f.read()))
         text, _, _ = make(rows, rows, plot_run=run)
         names = [os.path.basename(p) for p, _ in seen]
-        self.assertEqual(names, ['r-cgroup.png', 'r-pipe.png'])
+        self.assertEqual(names, ['r-cgroup.png', 'r-pipe.png', 'r-pipe-hw.png'])
         self.assertEqual(seen[0][1], '0 100.0 100.0\n10 110.0 110.0\n100 200.0 200.0\n')
         self.assertEqual(seen[1][1], '0 10.0 10.0\n1 10.0 10.0\n2 10.0 10.0\n')
-        self.assertEqual(text.splitlines()[-1], 'Plots: `r-cgroup.png`, `r-pipe.png`')
+        self.assertEqual(seen[2][1], '0 10.0 10.0\n1 10.0 10.0\n')
+        self.assertEqual(text.splitlines()[-1],
+                         'Plots: `r-cgroup.png`, `r-pipe.png`, `r-pipe-hw.png`')
+
+    def test_mainline_line(self):
+        seen = []
+
+        def run(script):
+            dat = script.split("plot '")[1].split("'")[0]
+            with open(dat) as f:
+                seen.append((script, f.read()))
+        rows = {'pipe pmus=%s mode=self' % p: [10, 10] for p in ('none', 'sw', 'sw,tp')}
+        m = {'pipe pmus=none mode=self': [8, 8], 'pipe pmus=sw mode=self': [9, 9]}
+        make(rows, rows, m=m, plot_run=run)
+        script, data = seen[0]
+        self.assertEqual(data, '0 10.0 10.0 8.0\n1 10.0 10.0 9.0\n2 10.0 10.0 NaN\n')
+        self.assertIn("'' using 1:4 with linespoints title 'mainline 6.12 (M)'", script)
+        make(rows, rows, plot_run=run)
+        self.assertNotIn('mainline', seen[1][0])
 
     def test_gnuplot_fails(self):
         def run(script):
@@ -82,10 +100,19 @@ class Plots(unittest.TestCase):
         self.assertIn('no plot', err.getvalue())
 
     def test_axes(self):
-        self.assertEqual(bench_plot.pipe_x('self')('pipe pmus=sw,test_hw0 mode=self'), 2)
+        self.assertEqual(bench_plot.pipe_x('self')('pipe pmus=sw,tp,task-clock mode=self'), 3)
         self.assertEqual(bench_plot.pipe_x('self')('pipe pmus=none mode=self'), 0)
+        self.assertIsNone(bench_plot.pipe_x('self')('pipe pmus=sw,test_hw0 mode=self'))
         self.assertIsNone(bench_plot.pipe_x('self')('pipe pmus=test_hw0 mode=self'))
         self.assertIsNone(bench_plot.pipe_x('self')('pipe pmus=sw mode=inherit'))
+        ex = bench_plot.exist_x('self')
+        self.assertEqual(ex('pipe pmus=test_hw0 mode=self'), 0)
+        self.assertEqual(ex('pipe pmus=test_hw0 mode=self extra=50'), 50)
+        self.assertIsNone(ex('pipe pmus=test_hw0 mode=inherit extra=50'))
+        self.assertIsNone(ex('pipe pmus=sw mode=self extra=50'))
+        hw = bench_plot.pipe_x('self', bench_plot.HW_CHAIN)
+        self.assertEqual(hw('pipe pmus=test_hw0,test_hw1 mode=self'), 2)
+        self.assertIsNone(hw('pipe pmus=test_hw1 mode=self'))
         self.assertEqual(bench_plot.rotate_x('rotate pmu=x others=none'), 0)
         self.assertEqual(bench_plot.rotate_x('rotate pmu=x others=a,b'), 2)
         self.assertIsNone(bench_plot.open_x('sw')('open dev=1 pmu=test_hw0'))

@@ -13,8 +13,9 @@
 # kernel's CONFIG_HZ, 250), perfctx.benchset=exist: only the pipe
 # scenarios whose PMUs exist when the test PMU driver registers test_hw0
 # alone (the host boots B so a second time: the cost of the PMUs that
-# exist but have no events); perfctx.benchset=lookup: only the lookup
-# runs (the boots with test_perf_pmu.nr_extra PMUs);
+# exist but have no events); perfctx.benchset=lookup: the boots with
+# test_perf_pmu.nr_extra PMUs that take no event: the lookup runs, and the
+# context switch with test_hw0's events (its key says extra=N);
 # perfctx.benchset=mainline: every run that needs no test PMU (mainline
 # 6.12, which has none).
 set -u
@@ -89,6 +90,9 @@ pl=$((4000 / div))
 case $benchset in
 all|mainline) ;;
 lookup)
+	for m in self inherit; do
+		run pipe --mode $m --pmus test_hw0 --loops $pl
+	done
 	lookup
 	echo "=== END bench rc=$rc"
 	exit $rc ;;
@@ -96,7 +100,7 @@ exist)
 	# The same runs as below, on the PMUs that exist in both boots.
 	for m in self inherit; do
 		for pmus in none sw test_hw0; do
-			run pipe --mode $m --pmus $pmus --loops $pl
+			run pipe --mode $m --pmus "$pmus" --loops $pl
 		done
 		[ -n "$cpupmu" ] && run pipe --mode $m --pmus "$cpupmu" --loops $pl
 	done
@@ -107,14 +111,18 @@ exist)
 	echo "=== END bench rc=1"
 	exit 1 ;;
 esac
-# (1) context switch cost, events of 0, 1, 2 and 4 PMUs on each task; (2)
-# the same with inherited events (clone contexts: the swap fast path).
-# stat: perf stat's default set (perfbench's STAT_SW: the task clock and
-# three software events), and stat-hw with its hardware events where a CPU
-# PMU exists.
+# (1) context switch cost, events of 0 to 4 PMUs on each task; (2) the
+# same with inherited events (clone contexts: the swap fast path).  Two
+# chains, one PMU more each step (the report plots them): the software
+# PMUs (sw, tp, task-clock, cpu-clock: each a PMU of its own, which
+# mainline has too) and the test PMUs.  stat: perf stat's default set
+# (perfbench's STAT_SW: the task clock and three software events), and
+# stat-hw with its hardware events where a CPU PMU exists.
+swchain="sw sw,tp sw,tp,task-clock sw,tp,task-clock,cpu-clock"
+hwchain="test_hw0 test_hw0,test_hw1 test_hw0,test_hw1,test_hw2"
 for m in self inherit; do
-	for pmus in none sw sw,tp stat sw,test_hw0 sw,test_hw0,tp,test_hw1 test_hw0 test_hw0,test_hw1; do
-		run pipe --mode $m --pmus $pmus --loops $pl
+	for pmus in none $swchain stat sw,test_hw0 sw,test_hw0,tp,test_hw1 $hwchain; do
+		run pipe --mode $m --pmus "$pmus" --loops $pl
 	done
 	[ -n "$cpupmu" ] && run pipe --mode $m --pmus stat-hw --loops $pl
 	[ -n "$cpupmu" ] && run pipe --mode $m --pmus "$cpupmu" --loops $pl

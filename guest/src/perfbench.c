@@ -54,7 +54,7 @@
  * --opt=VALUE works too.
  *
  * SPEC: sw (software context-switches), tp (tracepoint sched:sched_switch),
- * task-clock, migrations, faults (software), hw (hardware cycles),
+ * task-clock, cpu-clock, migrations, faults (software), hw (hardware cycles),
  * instructions, branches, branch-misses (hardware), none (no event), or
  * NAME[:CONFIG], the PMU NAME of /sys/bus/event_source/devices with that
  * config (default 0), e.g. test_hw1:1, armv8_pmuv3_0:0x11.  LIST: SPECs
@@ -74,8 +74,9 @@
  * error the children are killed and reaped, the fds closed, the cgroups
  * removed.
  *
- * One line per repeat on stdout (I counts from 1):
- *   bench pipe pmus=LIST mode=M rep=I ns_per_op=X ops=N
+ * One line per repeat on stdout (I counts from 1; extra=E: the test_x PMUs,
+ * which take no event, when there are any):
+ *   bench pipe pmus=LIST mode=M [extra=E] rep=I ns_per_op=X ops=N
  *   bench cgroup dev=N rep=I active=K ns_per_op=X ops=N
  *   bench open dev=N pmu=SPEC rep=I active=K ns_per_op=X ops=N
  *   bench openclose pmu=SPEC rep=I ns_per_op=X ops=N
@@ -83,8 +84,8 @@
  *   bench rotate pmu=NAME events=E others=LIST rep=I ns_per_op=X ops=ROT
  *   info rotate pmu=NAME events=E others=LIST rep=I with_ns=B others_ns=C
  *	   adds=N counters=K muxed=J
- *   bench tick mode=M pmus=LIST rep=I ns_per_op=X ops=TICKS
- *   info tick mode=M pmus=LIST rep=I none_ns=A with_ns=B
+ *   bench tick mode=M pmus=LIST rep=I none=A ns_per_op=X ops=TICKS
+ *   info tick mode=M pmus=LIST rep=I cuts_none=C cuts_with=D hz=HZ
  * active=K: the test_dev events whose time_running grew as much as their
  * time_enabled over the repeat (never off the PMU).  muxed=J: the E events
  * that ran for less time than they were enabled (they did multiplex; a
@@ -124,6 +125,14 @@
 #endif
 
 #define CGROOT		"/sys/fs/cgroup"
+/*
+ * perf stat's default events, as `perf stat -- cmd` opens them on the
+ * task: the task clock (a PMU of its own) and three software events, and
+ * four hardware ones where a hardware PMU exists.
+ */
+#define STAT_SW	"task-clock,sw,migrations,faults"
+#define STAT_HW	"hw,instructions,branches,branch-misses"
+
 #define MAX_SPECS	16
 #define MAX_DEV		4096
 #define MAX_EVENTS	1024
@@ -188,7 +197,7 @@ static void usage(FILE *f)
 "                              the number of test_x PMUs: perf_init_event()\n"
 "  rotate    [--pmu NAME[:CONFIG]] [--events E] [--others LIST] [--work W]\n"
 "  tick      [--mode count|freq] [--pmus LIST] [--work W] [--hz HZ]\n"
-"                                                   extra cost per tick\n"
+"                                                   time of a tick\n"
 "common: --loops N (pipe, cgroup, openclose 5000; open 2000)\n"
 "        --repeat R (5)  --cpu C (0)\n"
 "defaults: --pmus none (pipe), sw (open, openclose); --pmu test_hw0\n"
@@ -196,8 +205,10 @@ static void usage(FILE *f)
 "          --mode self (pipe), count (tick); --dev 0; --events 16\n"
 "          --others none; --work 33000000; --hz 250\n"
 "SPEC: sw | tp | none | hw | raw | nopmu (a type no PMU owns: the open\n"
-"      fails, ENOENT) | NAME[:CONFIG] (a PMU in " DEVICES ")\n"
-"LIST: SPEC[,SPEC...]\n");
+"      fails, ENOENT) | task-clock | cpu-clock | migrations | faults |\n"
+"      instructions | branches | branch-misses | NAME[:CONFIG] (a PMU in\n"
+"      " DEVICES ")\n"
+"LIST: SPEC[,SPEC...] | stat (" STAT_SW ") | stat-hw (and " STAT_HW ")\n");
 }
 
 static void __printf(1, 2) __noreturn
@@ -332,6 +343,7 @@ static const struct {
 	{ "sw", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 0 },
 	/* the rest of perf stat's default set (STAT_SW, STAT_HW) */
 	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0 },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0 },
 	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, 0 },
 	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0 },
 	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0 },
@@ -394,14 +406,6 @@ static int parse_spec(const char *text, size_t len, struct spec *s)
 	s->type = type;
 	return 1;
 }
-
-/*
- * perf stat's default events, as `perf stat -- cmd` opens them on the
- * task: the task clock (a PMU of its own) and three software events, and
- * four hardware ones where a hardware PMU exists.
- */
-#define STAT_SW	"task-clock,sw,migrations,faults"
-#define STAT_HW	"hw,instructions,branches,branch-misses"
 
 /* Resolve a LIST into @s, return the number of events. */
 static int parse_list(const char *list, struct spec *s)
@@ -1147,7 +1151,10 @@ static void set_params(void)
 {
 	int n = sizeof(params);
 
-	if (!strcmp(scen, "pipe"))
+	if (!strcmp(scen, "pipe") && count_pmus("test_x"))
+		snprintf(params, n, "pmus=%s mode=%s extra=%d", pmus, mode,
+			 count_pmus("test_x"));
+	else if (!strcmp(scen, "pipe"))
 		snprintf(params, n, "pmus=%s mode=%s", pmus, mode);
 	else if (!strcmp(scen, "cgroup"))
 		snprintf(params, n, "dev=%lu", ndev);

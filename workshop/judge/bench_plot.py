@@ -1,5 +1,6 @@
 """The bench report's plots: PREFIX-NAME.png of the scaling scenarios,
-base (A) and patched (B) against the scenario's parameter (gnuplot)."""
+base (A), patched (B) and, where it ran, mainline (M) against the
+scenario's parameter (gnuplot)."""
 import os
 import subprocess
 import sys
@@ -14,8 +15,11 @@ set ylabel 'guest ns per operation (= instructions)'
 set key left top
 set grid
 set termoption noenhanced
-%splot '%s' using 1:2 with linespoints title 'base (A)', '' using 1:3 with linespoints title 'patched (B)'
+%splot %s
 '''
+# The lines: (column of the data file, title); mainline's only where the
+# scenario ran there.
+LINES = ((2, 'base (A)'), (3, 'patched (B)'), (4, 'mainline 6.12 (M)'))
 DEV_AXIS = 'device (test_dev) events active on the CPU'
 
 
@@ -24,6 +28,7 @@ def gnuplot(script):
 
 
 def points(rows, scen, xmap):
+    """[(x, A, B, M or None)], sorted by x"""
     pts = []
     for r in rows:
         if r['key'].split()[0] != scen:
@@ -31,7 +36,7 @@ def points(rows, scen, xmap):
         x = xmap(r['key'])
         if x is None or r['a'] is None or r['b'] is None:
             continue
-        pts.append((x, r['a'], r['b']))
+        pts.append((x, r['a'], r['b'], r.get('m')))
     return sorted(pts)
 
 
@@ -43,11 +48,14 @@ def plot(prefix, rows, scen, xname, xmap, title, name=None, ints=False, run=gnup
         return None
     dat = prefix + '-%s.dat' % (name or scen)
     png = prefix + '-%s.png' % (name or scen)
+    with_m = any(p[3] is not None for p in pts)
     with open(dat, 'w') as f:
         for p in pts:
-            f.write('%s %s %s\n' % p)
+            f.write(' '.join('NaN' if v is None else str(v) for v in p[:4 if with_m else 3]) + '\n')
+    lines = ', '.join("%s using 1:%d with linespoints title '%s'" % (
+        "'%s'" % dat if i == 0 else "''", col, t) for i, (col, t) in enumerate(LINES[:3 if with_m else 2]))
     try:
-        run(GNUPLOT % (png, title, xname, 'set xtics 1\n' if ints else '', dat))
+        run(GNUPLOT % (png, title, xname, 'set xtics 1\n' if ints else '', lines))
     except (OSError, subprocess.CalledProcessError) as e:
         print('bench-report: no plot %s: %s' % (png, e), file=sys.stderr)
         return None
@@ -61,14 +69,28 @@ def count(p):
     return 0 if p == 'none' else len(p.split(','))
 
 
-def pipe_x(mode):
+# The pipe runs of guest/modes/bench.sh that add one PMU with events a step.
+SW_CHAIN = ('none', 'sw', 'sw,tp', 'sw,tp,task-clock', 'sw,tp,task-clock,cpu-clock')
+HW_CHAIN = ('none', 'test_hw0', 'test_hw0,test_hw1', 'test_hw0,test_hw1,test_hw2')
+
+
+def pipe_x(mode, chain=SW_CHAIN):
+    """x of a pipe run of CHAIN in MODE: its number of PMUs"""
     def x(k):
-        if param(k, 'mode') != mode:
-            return None
         p = param(k, 'pmus')
-        if p is None or not (p == 'none' or p.startswith('sw')):
+        if param(k, 'mode') != mode or p not in chain:
             return None
-        return count(p)
+        return chain.index(p)
+    return x
+
+
+def exist_x(mode):
+    """x of pipe test_hw0 in MODE: the PMUs that exist without events
+    beside it (extra=N of the nr_extra boots; 0: the main boot)"""
+    def x(k):
+        if param(k, 'mode') != mode or param(k, 'pmus') != 'test_hw0':
+            return None
+        return int(param(k, 'extra') or 0)
     return x
 
 
@@ -89,10 +111,16 @@ PLOTS = (
      'open + enable + close of one software task event', False),
     ('open-hw', 'open', DEV_AXIS, open_x('test_hw0'),
      'open + enable + close of one test_hw0 task event', False),
-    ('pipe', 'pipe', 'PMUs with events on each task', pipe_x('self'),
+    ('pipe', 'pipe', 'software PMUs with events on each task', pipe_x('self'),
      'context switch (pipe ping-pong), own contexts', True),
-    ('pipe-inherit', 'pipe', 'PMUs with events on each task', pipe_x('inherit'),
+    ('pipe-inherit', 'pipe', 'software PMUs with events on each task', pipe_x('inherit'),
      'context switch (pipe ping-pong), clone contexts', True),
+    ('pipe-hw', 'pipe', 'test PMUs with events on each task', pipe_x('self', HW_CHAIN),
+     'context switch (pipe ping-pong), own contexts', True),
+    ('pipe-hw-inherit', 'pipe', 'test PMUs with events on each task',
+     pipe_x('inherit', HW_CHAIN), 'context switch (pipe ping-pong), clone contexts', True),
+    ('pipe-exist', 'pipe', 'PMUs that exist without events (test_x)', exist_x('self'),
+     "context switch with test_hw0's events, own contexts", False),
     ('rotate', 'rotate', 'other PMUs with events (one each)', rotate_x,
      'one rotation of test_hw0 (16 events on 4 counters)', True))
 
