@@ -43,8 +43,10 @@ class Bench(Kind):
         logs = {b['name']: os.path.join(job.logs, b['name'], 'guest.log') for b in job.boots}
         # A profile without a B boot (the smoke) boots one kernel once, as both.
         logs.setdefault('B', logs['A'])
-        # A side's more boots (A-x50: A with 50 more PMUs) add their rows to it.
-        side = {s: [logs[s]] + [p for n, p in logs.items() if n.startswith(s + '-x')]
+        # A side's more boots (A-x50: A with 50 more PMUs, A-hybrid) add
+        # their rows to it; B-few is set against B on its own.
+        side = {s: [logs[s]] + [p for n, p in logs.items()
+                                if n.startswith(s + '-') and n != 'B-few']
                 for s in ('A', 'B')}
         ka, kb = job.prepared['A'][0], job.prepared.get('B', job.prepared['A'])[0]
         if job.name == 'bench':

@@ -16,6 +16,8 @@
 # exist but have no events); perfctx.benchset=lookup: the boots with
 # test_perf_pmu.nr_extra PMUs that take no event: the lookup runs, and the
 # context switch with test_hw0's events (its key says extra=N);
+# perfctx.benchset=hybrid: the hybrid-style pair's runs (test_hw2 on no
+# CPU of the guest);
 # perfctx.benchset=mainline: every run that needs no test PMU (mainline
 # 6.12, which has none).
 set -u
@@ -94,6 +96,19 @@ lookup)
 		run pipe --mode $m --pmus test_hw0 --loops $pl
 	done
 	lookup
+	echo "=== END bench rc=$rc"
+	exit $rc ;;
+hybrid)
+	# A hybrid-style pair on a 1-CPU guest: test_hw2 covers no CPU of it
+	# (test_pmu bench-hybrid), so each switch finds its events unable to
+	# run; one group on each PMU, then four (filters=: the filter() calls
+	# a round trip made).
+	h4=test_hw1,test_hw1,test_hw1,test_hw1,test_hw2,test_hw2,test_hw2,test_hw2
+	for m in self inherit; do
+		for pmus in test_hw1,test_hw2 $h4; do
+			run pipe --mode $m --pmus "$pmus" --loops $pl
+		done
+	done
 	echo "=== END bench rc=$rc"
 	exit $rc ;;
 exist)

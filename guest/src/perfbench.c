@@ -705,21 +705,36 @@ static void start_pingpong(const struct spec *s, int n, int inherit)
 }
 
 /* The repeats of a started ping-pong; then stop and reap it. */
+static long hw_filters(void);
+
+/*
+ * filters=F: the test PMUs' filter() calls per round trip (the warm-up's
+ * too), when the events are on test PMUs.
+ */
 static void run_pingpong(void)
 {
-	char extra[32] = "";
+	char extra[64] = "";
 	unsigned long rep;
+	long f0, f1;
 	uint64_t t;
+	int len;
 
 	for (rep = 1; rep <= repeat; rep++) {
 		settle();
 		dev_start();
+		f0 = strstr(pmus, "test_hw") ? hw_filters() : -1;
 		if (put_byte(pp[GO_W], 'g') ||
 		    read(pp[RES_R], &t, sizeof(t)) != sizeof(t))
 			kids_failed();
+		f1 = f0 >= 0 ? hw_filters() : -1;
+		len = 0;
 		if (show_active)
-			snprintf(extra, sizeof(extra), "active=%lu ",
-				 dev_active());
+			len = snprintf(extra, sizeof(extra), "active=%lu ",
+				       dev_active());
+		if (f1 >= 0)
+			snprintf(extra + len, sizeof(extra) - len,
+				 "filters=%.2f ", (double)(f1 - f0) /
+				 (double)(loops + loops / 10));
 		report(rep, extra, t, loops);
 	}
 	if (put_byte(pp[GO_W], 'q'))
@@ -910,23 +925,48 @@ static void spin(unsigned long n)
 }
 
 /* The sum of "add=" over the CPUs in the test PMU's debugfs stats. */
-static long pmu_adds(const char *pmu)
+static long pmu_stat(const char *pmu, const char *key)
 {
-	char path[128], line[512], *p;
+	char path[128], line[512], word[32], *p;
 	long sum = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/test_perf_pmu/%s/stats",
 		 pmu);
+	snprintf(word, sizeof(word), " %s=", key);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		p = strstr(line, " add=");
+		p = strstr(line, word);
 		if (!strncmp(line, "cpu", 3) && p)
-			sum += strtol(p + 5, NULL, 10);
+			sum += strtol(p + strlen(word), NULL, 10);
 	}
 	fclose(f);
+	return sum;
+}
+
+static long pmu_adds(const char *pmu)
+{
+	return pmu_stat(pmu, "add");
+}
+
+/*
+ * The filter() calls of the test_hwN PMUs, summed (-1: no stats): how often
+ * the context switch asked whether a PMU may run on this CPU.
+ */
+static long hw_filters(void)
+{
+	char name[16];
+	long sum = -1, v;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "test_hw%d", i);
+		v = pmu_stat(name, "filter");
+		if (v >= 0)
+			sum = (sum < 0 ? 0 : sum) + v;
+	}
 	return sum;
 }
 
