@@ -722,7 +722,7 @@ static void run_pingpong(void)
 	for (rep = 1; rep <= repeat; rep++) {
 		settle();
 		dev_start();
-		f0 = strstr(pmus, "test_hw") ? hw_filters() : -1;
+		f0 = pmus && strstr(pmus, "test_hw") ? hw_filters() : -1;
 		if (put_byte(pp[GO_W], 'g') ||
 		    read(pp[RES_R], &t, sizeof(t)) != sizeof(t))
 			kids_failed();
