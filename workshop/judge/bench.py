@@ -13,7 +13,7 @@ import os
 import re
 import statistics
 
-from workshop.judge import bench_md, bench_plot
+from workshop.judge import bench_goals, bench_md, bench_plot
 from workshop.judge.bench_md import SPREAD_FLAG
 from workshop.judge.result import Result
 END = re.compile(r'=== END bench rc=(\d+)')
@@ -126,15 +126,42 @@ def ab_rows(la, lb):
     return rows
 
 
+def no_events(rows, lm, r):
+    """(B's, M's) time of REPS's scenario with no perf event, or None: the
+    pipe run with none, in the same mode (the cgroup ping-pong: the pipe's
+    own contexts), or the tick's own none= figure.  6.12 runs the same
+    loop faster with no events at all (the scheduler, the pipe): only what
+    the events add is the perf core's."""
+    scen, mode = r['key'].split()[0], bench_goals.param(r['key'], 'mode')
+    if scen == 'tick':
+        b0 = [float(v) for v in r['extra'].get('b_none', [])]
+        m0 = [float(v) for v in lm.res.get(r['key'], {}).get('extra', {}).get('none', [])]
+        return (statistics.median(b0), statistics.median(m0)) if b0 and m0 else None
+    if scen == 'pipe' and bench_goals.param(r['key'], 'pmus') != 'none':
+        key = 'pipe pmus=none mode=%s' % mode
+    elif scen == 'cgroup':
+        key = 'pipe pmus=none mode=self'
+    else:
+        return None
+    base = next((x for x in rows if x['key'] == key), None)
+    m0 = summary(lm.ns(key))[0]
+    return (base['b'], m0) if base and base['b'] is not None and m0 is not None else None
+
+
 def add_mainline(rows, lm):
-    """Mainline 6.12's figures (M) beside the A/B rows it ran, and the
-    ratio patched/M."""
+    """Mainline 6.12's figures (M) beside the A/B rows it ran, the ratio
+    patched/M, and over_bm: what the events add on B over what they add
+    on M (no_events())."""
     for r in rows:
         m, spm = summary(lm.ns(r['key']))
         if m is None:
             continue
         r.update({'m': m, 'spread_m': spm, 'reps_m': lm.ns(r['key']),
-                  'ratio_bm': r['b'] / m if m and r['b'] is not None else None})
+                  'ratio_bm': r['b'] / m if m and r['b'] is not None else None,
+                  'over_bm': None})
+        z = no_events(rows, lm, r)
+        if z and r['b'] is not None and m - z[1] > 0:
+            r['over_bm'] = (r['b'] - z[0]) / (m - z[1])
 
 
 def exist_rows(lf, lb):

@@ -120,7 +120,7 @@ PLOTS = (
     ('pipe-hw-inherit', 'pipe', 'test PMUs with events on each task',
      pipe_x('inherit', HW_CHAIN), 'context switch (pipe ping-pong), clone contexts', True),
     ('pipe-exist', 'pipe', 'PMUs that exist without events (test_x)', exist_x('self'),
-     "context switch with test_hw0's events, own contexts", False),
+     'context switch with events of test_hw0, own contexts', False),
     ('rotate', 'rotate', 'other PMUs with events (one each)', rotate_x,
      'one rotation of test_hw0 (16 events on 4 counters)', True))
 
