@@ -25,10 +25,10 @@
 #     rmmod must fail while they are open; nothing opens test_hw task events
 #     (perfstorm without --hw, no trinity);
 #   phase 2 (once MODPHASE has passed and the module was unloaded once, at
-#     the latest MODPHASE + DURATION/3): trinity starts, perfstorm adds
-#     test_hw task events; a module its users do not free in 40 s counts
-#     as pinned (6.1: always), and the loop goes on checking that rmmod
-#     fails.
+#     the latest PH2MIN before the run's hard end): trinity starts,
+#     perfstorm adds test_hw task events; a module its users do not free in
+#     40 s counts as pinned (6.1: always), and the loop goes on checking
+#     that rmmod fails.
 # The unbind loop (guest/stress/unbind.sh) unbinds test_hw2 and test_dev
 # with events open and binds them again; at the end, with every PMU of the
 # module unbound under perf stat's open events, rmmod must succeed.

@@ -132,7 +132,7 @@ clock_start() {
 	END=$((START + DURATION))
 	ENDMAX=$((END + ENDPLUS))
 	PH2=$((START + MODPHASE))
-	PH2MAX=$((PH2 + DURATION / 3))
+	PH2MAX=$((ENDMAX - PH2MIN))
 }
 log() { nowv; echo "[t=$((NOW - START))] $*"; }
 
@@ -156,8 +156,11 @@ stopping() {
 # unloaded the module once (mod-cycled), so that its first cycle is never
 # cut short by phase 2's task events: a CI smoke run (MODPHASE 45) had the
 # loop's first unload still waiting when phase 2 began, and the module was
-# never unloaded.  PH2MAX bounds the wait; the judge then fails on
-# module_reloads=0.
+# never unloaded.  PH2MAX bounds the wait, so that phase 2 still has
+# PH2MIN before ENDMAX; the judge then fails on module_reloads=0.  (At
+# MODPHASE + DURATION/3, a smoke's phase 2 began at t=132 with the first
+# cycle's rmmod check still starting, at t=176; the unload that followed
+# met phase 2's task events and the module counted as pinned.)
 phase2() {
 	flag phase2 && return 0
 	nowv
