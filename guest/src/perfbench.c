@@ -408,15 +408,19 @@ static int parse_spec(const char *text, size_t len, struct spec *s)
 }
 
 /* Resolve a LIST into @s, return the number of events. */
+static int drop_unsupported(struct spec *s, int n);
+
 static int parse_list(const char *list, struct spec *s)
 {
 	const char *p, *comma;
-	int n = 0;
+	int n = 0, hw = 0;
 
-	if (!strcmp(list, "stat"))
+	if (!strcmp(list, "stat")) {
 		list = STAT_SW;
-	else if (!strcmp(list, "stat-hw"))
+	} else if (!strcmp(list, "stat-hw")) {
 		list = STAT_SW "," STAT_HW;
+		hw = 1;
+	}
 	p = list;
 	for (;;) {
 		comma = strchr(p, ',');
@@ -424,7 +428,7 @@ static int parse_list(const char *list, struct spec *s)
 			usage_error("more than %d PMUs in '%s'", MAX_SPECS, list);
 		n += parse_spec(p, comma ? (size_t)(comma - p) : strlen(p), &s[n]);
 		if (!comma)
-			return n;
+			return hw ? drop_unsupported(s, n) : n;
 		p = comma + 1;
 	}
 }
@@ -453,6 +457,38 @@ static int open_spec(const struct spec *s, int inherit, pid_t pid, int cpu,
 		fail("perf_event_open:%s", s->name);
 	keep(fd);
 	return fd;
+}
+
+/*
+ * stat-hw: perf stat shows a hardware event the CPU PMU refuses as "not
+ * supported" and counts the others; so here (QEMU's armv8 PMU has no
+ * branch events).  The ones left out are said on an info line.
+ */
+static int drop_unsupported(struct spec *s, int n)
+{
+	struct perf_event_attr a;
+	char out[128] = "";
+	int i, k = 0, fd;
+
+	for (i = 0; i < n; i++) {
+		if (s[i].type == PERF_TYPE_HARDWARE) {
+			init_attr(&a, &s[i]);
+			fd = sys_perf_event_open(&a, 0, -1, -1,
+						 PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
+				       errno == EINVAL)) {
+				snprintf(out + strlen(out), sizeof(out) - strlen(out),
+					 "%s%s", *out ? "," : "", s[i].name);
+				continue;
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+		s[k++] = s[i];
+	}
+	if (*out)
+		printf("info %s not supported, left out: %s\n", scen, out);
+	return k;
 }
 
 static void open_self(const struct spec *s, int n, int inherit)
