@@ -176,6 +176,8 @@ class Checkpatch(Kind):
                                           os.path.join(conf.CONFIG, 'checkpatch-exceptions.txt')))
         with job.stages('kernel-doc'):
             res.append(kerneldoc.run(conf.src()))
+        from workshop.judge import anchors
+        res.append(anchors.check(conf.src()))
         return job.write(res)
 
 

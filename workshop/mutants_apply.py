@@ -9,7 +9,8 @@ from workshop.mutants import DRIVER, DRIVER_MUTANTS, MUTANTS
 
 def apply_driver(tree):
     path = os.path.join(tree, DRIVER)
-    s = open(path).read()
+    with open(path) as f:
+        s = f.read()
     head = '#include <linux/perf/test_pmu.h>\n'
     assert s.count(head) == 1
     s = s.replace(head, head + '\n/* workshop/mutants.py: kernel/events/core.c\'s */\nextern int perf_mutant;\n', 1)
@@ -23,7 +24,8 @@ def apply(tree):
     """Write every mutant into TREE's kernel/events/core.c (and the test
     PMU driver's into it)."""
     path = tree + '/kernel/events/core.c'
-    s = open(path).read()
+    with open(path) as f:
+        s = f.read()
     head = '#include <asm/irq_regs.h>\n'
     assert head in s
     s = s.replace(head, head + '#include <linux/delay.h>\n'
@@ -99,6 +101,7 @@ def apply(tree):
                 new = new.replace(old, rep)
         else:
             new = anchor + ins
-        assert s.count(anchor) == 1, 'mutant %d: anchor not unique' % n
+        assert s.count(anchor) == 1, 'mutant %d: anchor found %d times' % (n, s.count(anchor))
         s = s.replace(anchor, new, 1)
     open(path, 'w').write(s)
+
