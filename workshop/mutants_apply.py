@@ -77,14 +77,15 @@ def apply(tree):
                    '\tperf_iterate_ctx(ctx, perf_event_addr_filters_exec, NULL, true);\n'
                    '\tif (perf_mutant != 23)\n\t\trcu_read_unlock();\n')
         elif n == 24:
-            new = ('\tif (perf_mutant == 24) {\n'
-                   '\t\tif (!atomic_dec_and_test(&epc->refcount))\n\t\t\treturn;\n'
-                   '\t\tmdelay(2);\n'
-                   '\t\traw_spin_lock_irqsave(&ctx->lock, flags);\n'
-                   '\t\tgoto dead;\n\t}\n' + anchor)
-            dead = '\tWARN_ON_ONCE(list_empty(&epc->pmu_ctx_entry));\n\tlist_del_init(&epc->pmu_ctx_entry);\n'
-            assert s.count(dead) == 1, 'mutant 24: label anchor not unique'
-            s = s.replace(dead, 'dead:\n' + dead, 1)
+            # the last reference dropped before the lock is taken again
+            new = anchor.replace('\tif (atomic_add_unless',
+                                 '\tif (perf_mutant == 24) {\n'
+                                 '\t\traw_spin_unlock_irqrestore(&ctx->lock, flags);\n'
+                                 '\t\tif (!atomic_dec_and_test(&epc->refcount))\n\t\t\treturn;\n'
+                                 '\t\tmdelay(2);\n'
+                                 '\t\traw_spin_lock_irqsave(&ctx->lock, flags);\n'
+                                 '\t\tatomic_set(&epc->refcount, 1);\n'
+                                 '\t} else if (atomic_add_unless', 1)
         elif n == 25:
             new = anchor.replace('\t\t\tif (__this_cpu_read(', '\t\t\tif (perf_mutant != 25 &&\n\t\t\t    __this_cpu_read(')
         elif n == 26:
