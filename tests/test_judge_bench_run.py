@@ -113,6 +113,7 @@ class Plots(unittest.TestCase):
         hw = bench_plot.pipe_x('self', bench_plot.HW_CHAIN)
         self.assertEqual(hw('pipe pmus=test_hw0,test_hw1 mode=self'), 2)
         self.assertIsNone(hw('pipe pmus=test_hw1 mode=self'))
+        self.assertEqual(hw('pipe pmus=%s mode=self' % ','.join('test_hw%d' % i for i in range(8))), 8)
         self.assertEqual(bench_plot.rotate_x('rotate pmu=x others=none'), 0)
         self.assertEqual(bench_plot.rotate_x('rotate pmu=x others=a,b'), 2)
         self.assertIsNone(bench_plot.open_x('sw')('open dev=1 pmu=test_hw0'))

@@ -126,15 +126,21 @@ exist)
 	echo "=== END bench rc=1"
 	exit 1 ;;
 esac
-# (1) context switch cost, events of 0 to 4 PMUs on each task; (2) the
+# (1) context switch cost, events of 0 to 8 PMUs on each task; (2) the
 # same with inherited events (clone contexts: the swap fast path).  Two
 # chains, one PMU more each step (the report plots them): the software
 # PMUs (sw, tp, task-clock, cpu-clock: each a PMU of its own, which
-# mainline has too) and the test PMUs.  stat: perf stat's default set
+# mainline has too) and the test PMUs (test_hw0 to test_hw7, test_pmu
+# bench).  stat: perf stat's default set
 # (perfbench's STAT_SW: the task clock and three software events), and
 # stat-hw with its hardware events where a CPU PMU exists.
 swchain="sw sw,tp sw,tp,task-clock sw,tp,task-clock,cpu-clock"
-hwchain="test_hw0 test_hw0,test_hw1 test_hw0,test_hw1,test_hw2"
+hwchain=
+h=
+for i in 0 1 2 3 4 5 6 7; do
+	h=${h:+$h,}test_hw$i
+	hwchain="$hwchain $h"
+done
 for m in self inherit; do
 	for pmus in none $swchain stat sw,test_hw0 sw,test_hw0,tp,test_hw1 $hwchain; do
 		run pipe --mode $m --pmus "$pmus" --loops $pl

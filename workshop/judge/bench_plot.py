@@ -71,7 +71,7 @@ def count(p):
 
 # The pipe runs of guest/modes/bench.sh that add one PMU with events a step.
 SW_CHAIN = ('none', 'sw', 'sw,tp', 'sw,tp,task-clock', 'sw,tp,task-clock,cpu-clock')
-HW_CHAIN = ('none', 'test_hw0', 'test_hw0,test_hw1', 'test_hw0,test_hw1,test_hw2')
+HW_CHAIN = ('none',) + tuple(','.join('test_hw%d' % i for i in range(n)) for n in range(1, 9))
 
 
 def pipe_x(mode, chain=SW_CHAIN):
