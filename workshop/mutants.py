@@ -103,7 +103,7 @@ MUTANTS = [
      None),
     (24, 'the last PMU context reference is dropped, and the context decided dead, outside ctx->lock (invariant 2a; the window widened to 2 ms)',
      'openclose_storm (a splat: an open takes the PMU context back meanwhile, and the late last put finds its event; a __put_pmu_ctx() WARN)',
-     '\tlist_del_init(&event->pmu_ctx_entry);\n\tevent->pmu_ctx = NULL;\n\tif (atomic_add_unless(&epc->refcount, -1, 1)) {\n',
+     '\traw_spin_lock_irqsave(&ctx->lock, flags);\n\tpmu = __perf_event_put_pmu_ctx(event);\n',
      None),
     (25, 'the one-PMU clone swap moves the task data without the PMU\'s sched_task(false) first (invariant 3, the fast path)',
      'clone_swap_one_pmu (fewer sched_task(false) than swaps)',

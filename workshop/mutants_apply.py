@@ -77,15 +77,24 @@ def apply(tree):
                    '\tperf_iterate_ctx(ctx, perf_event_addr_filters_exec, NULL, true);\n'
                    '\tif (perf_mutant != 23)\n\t\trcu_read_unlock();\n')
         elif n == 24:
-            # the last reference dropped before the lock is taken again
-            new = anchor.replace('\tif (atomic_add_unless',
+            # the last reference dropped before the lock is taken again;
+            # a released event puts it here too, not at its removal
+            new = anchor.replace('\tpmu = __perf_event_put_pmu_ctx(event);\n',
                                  '\tif (perf_mutant == 24) {\n'
+                                 '\t\tlist_del_init(&event->pmu_ctx_entry);\n'
+                                 '\t\tevent->pmu_ctx = NULL;\n'
                                  '\t\traw_spin_unlock_irqrestore(&ctx->lock, flags);\n'
                                  '\t\tif (!atomic_dec_and_test(&epc->refcount))\n\t\t\treturn;\n'
                                  '\t\tmdelay(2);\n'
                                  '\t\traw_spin_lock_irqsave(&ctx->lock, flags);\n'
                                  '\t\tatomic_set(&epc->refcount, 1);\n'
-                                 '\t} else if (atomic_add_unless', 1)
+                                 '\t\tpmu = __put_pmu_ctx(epc);\n'
+                                 '\t} else {\n'
+                                 '\t\tpmu = __perf_event_put_pmu_ctx(event);\n'
+                                 '\t}\n', 1)
+            guard = '\tif ((flags & DETACH_DEAD) && ctx->task)\n'
+            assert s.count(guard) == 1, 'mutant 24: the removal\'s put'
+            s = s.replace(guard, '\tif ((flags & DETACH_DEAD) && ctx->task &&\n\t    perf_mutant != 24)\n', 1)
         elif n == 25:
             new = anchor.replace('\t\t\tif (__this_cpu_read(', '\t\t\tif (perf_mutant != 25 &&\n\t\t\t    __this_cpu_read(')
         elif n == 26:
