@@ -87,7 +87,7 @@ MUTANTS = [
      None),
     (20, 'PMU contexts linked in the order they come, not by PMU type (invariant 3)',
      'pmu_ctx_lifetime (the order), clone_swap_task_data (a child\'s list no longer pairs with its parent\'s: no swap)',
-     '\tlist_add_tail(&epc->pmu_ctx_entry, &pos->pmu_ctx_entry);\n',
+     '\tlist_add_tail(&epc->pmu_ctx_entry, next);\n',
      None),
     (21, 'the kernel-counter error path keeps its PMU context reference (invariant 2c)',
      'pmu_ctx_lifetime (an open on an offline CPU: the CPU\'s PMU context must end at refcount 0, unlinked)',
