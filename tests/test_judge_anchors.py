@@ -6,6 +6,7 @@ import unittest
 
 from workshop import mutants
 from workshop.judge import anchors
+from workshop.mutants_apply import M24_REMOVAL_PUT
 
 
 def tree(d, core, driver):
@@ -21,6 +22,7 @@ CORE = ('#include <asm/irq_regs.h>\n'
         + '\tif (!data->group) {\n\t\tpmu->read(event);\n'
         + '\tWARN_ON_ONCE(list_empty(&epc->pmu_ctx_entry));\n'
         '\tlist_del_init(&epc->pmu_ctx_entry);\n'
+        + M24_REMOVAL_PUT
         + ''.join('/* %d */\n%s' % (m[0], m[3]) for m in mutants.MUTANTS if m[3]))
 DRIVER = ('#include <linux/perf/test_pmu.h>\n'
           + ''.join(m[3] for m in mutants.DRIVER_MUTANTS))
@@ -46,6 +48,13 @@ class Anchors(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             tree(d, CORE + [m for m in mutants.MUTANTS if m[0] == 56][0][3], DRIVER)
             self.assertEqual('FAIL', anchors.check(d).verdict)
+
+    def test_mutant_24_needs_the_removal_put(self):
+        with tempfile.TemporaryDirectory() as d:
+            tree(d, CORE.replace(M24_REMOVAL_PUT, ''), DRIVER)
+            r = anchors.check(d)
+        self.assertEqual('FAIL', r.verdict)
+        self.assertIn('mutant 24', r.reason)
 
     def test_the_driver_checked_too(self):
         with tempfile.TemporaryDirectory() as d:

@@ -6,6 +6,10 @@ import os
 
 from workshop.mutants import DRIVER, DRIVER_MUTANTS, MUTANTS
 
+# Mutant 24's second site: a released task event's put at its removal,
+# which the mutant leaves to the (mutated) put at the free.
+M24_REMOVAL_PUT = '\tif ((flags & DETACH_DEAD) && ctx->task)\n'
+
 
 def apply_driver(tree):
     path = os.path.join(tree, DRIVER)
@@ -92,9 +96,9 @@ def apply(tree):
                                  '\t} else {\n'
                                  '\t\tpmu = __perf_event_put_pmu_ctx(event);\n'
                                  '\t}\n', 1)
-            guard = '\tif ((flags & DETACH_DEAD) && ctx->task)\n'
-            assert s.count(guard) == 1, 'mutant 24: the removal\'s put'
-            s = s.replace(guard, '\tif ((flags & DETACH_DEAD) && ctx->task &&\n\t    perf_mutant != 24)\n', 1)
+            assert s.count(M24_REMOVAL_PUT) == 1, 'mutant 24: the removal\'s put'
+            s = s.replace(M24_REMOVAL_PUT, '\tif ((flags & DETACH_DEAD) && ctx->task &&\n'
+                          '\t    perf_mutant != 24)\n', 1)
         elif n == 25:
             new = anchor.replace('\t\t\tif (__this_cpu_read(', '\t\t\tif (perf_mutant != 25 &&\n\t\t\t    __this_cpu_read(')
         elif n == 26:
