@@ -126,20 +126,23 @@ exist)
 	echo "=== END bench rc=1"
 	exit 1 ;;
 esac
-# (1) context switch cost, events of 0 to 8 PMUs on each task; (2) the
+# (1) context switch cost, events of 0 to N PMUs on each task; (2) the
 # same with inherited events (clone contexts: the swap fast path).  Two
 # chains, one PMU more each step (the report plots them): the software
 # PMUs (sw, tp, task-clock, cpu-clock: each a PMU of its own, which
-# mainline has too) and the test PMUs (test_hw0 to test_hw7, test_pmu
-# bench).  stat: perf stat's default set
+# mainline has too) and the test PMUs the boot registered (test_hw0,
+# then test_hw0,test_hw1, ...).  stat: perf stat's default set
 # (perfbench's STAT_SW: the task clock and three software events), and
 # stat-hw with its hardware events where a CPU PMU exists.
 swchain="sw sw,tp sw,tp,task-clock sw,tp,task-clock,cpu-clock"
+# the test chain: as many test PMUs as the boot registered (test_pmu bench)
 hwchain=
 h=
-for i in 0 1 2 3 4 5 6 7; do
+i=0
+while [ -d $E/test_hw$i ]; do
 	h=${h:+$h,}test_hw$i
 	hwchain="$hwchain $h"
+	i=$((i + 1))
 done
 for m in self inherit; do
 	for pmus in none $swchain stat sw,test_hw0 sw,test_hw0,tp,test_hw1 $hwchain; do
