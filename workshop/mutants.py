@@ -105,14 +105,15 @@ MUTANTS = [
      'openclose_storm (a splat: an open takes the PMU context back meanwhile, and the late last put finds its event; a __put_pmu_ctx() WARN)',
      '\traw_spin_lock_irqsave(&ctx->lock, flags);\n\tpmu = __perf_event_put_pmu_ctx(event);\n',
      None),
-    (25, 'the one-PMU clone swap moves the task data without the PMU\'s sched_task(false) first (invariant 3, the fast path)',
+    (25, 'the clone swap moves the task data without the PMU\'s sched_task(false) first (invariant 3)',
      'clone_swap_one_pmu (fewer sched_task(false) than swaps)',
-     '\t\t\tif (__this_cpu_read(perf_sched_cb_usages))\n\t\t\t\tperf_pmu_ctx_sched_task_cb(epc, false);\n',
-     None),
-    (26, 'the one-PMU clone swap leaves the PMU disabled (one disable too many per swap)',
+     '\t\tperf_ctx_sched_task_cb(ctx, false);\n\t\tif (epc)\n',
+     ('\t\tperf_ctx_sched_task_cb(ctx, false);\n',
+      '\t\tif (perf_mutant != 25)\n\t\t\tperf_ctx_sched_task_cb(ctx, false);\n')),
+    (26, 'the clone swap leaves a PMU disabled (one enable too few per swap)',
      'clone_swap_one_pmu (pmu_disable_count not back to 0)',
-     '\t\t\tperf_pmu_ctx_swap_data(epc, next_epc);\n',
-     '\t\t\tif (perf_mutant == 26)\n\t\t\t\t__perf_pmu_disable(epc->pmu);\n'),
+     '\t\tswap(prev_epc->task_ctx_data, next_epc->task_ctx_data);\n\t__perf_pmu_enable(pmu);\n',
+     ('\t__perf_pmu_enable(pmu);\n', '\tif (perf_mutant != 26)\n\t\t__perf_pmu_enable(pmu);\n')),
     # Which PMU takes an event (perf_init_event(), the legacy-type table);
     # an insertion (OLD, NEW), or a list of them, replaces OLD by NEW
     # inside the anchor.

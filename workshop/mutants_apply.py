@@ -99,10 +99,6 @@ def apply(tree):
             assert s.count(M24_REMOVAL_PUT) == 1, 'mutant 24: the removal\'s put'
             s = s.replace(M24_REMOVAL_PUT, '\tif ((flags & DETACH_DEAD) && ctx->task &&\n'
                           '\t    perf_mutant != 24)\n', 1)
-        elif n == 25:
-            new = anchor.replace('\t\t\tif (__this_cpu_read(', '\t\t\tif (perf_mutant != 25 &&\n\t\t\t    __this_cpu_read(')
-        elif n == 26:
-            new = ins + anchor
         elif n == 4:
             new = anchor.replace('if (event->attr.pinned) {', 'if (event->attr.pinned && perf_mutant != 4) {')
         elif n == 11:
