@@ -39,6 +39,17 @@ class Protocol(unittest.TestCase):
         self.assertIn(conf.profiles()['test_pmu']['stress'], line)
         self.assertNotIn('perfctx.modphase', line)      # empty: the guest's default
 
+    def test_bench_test_pmus_have_the_a_sides_callbacks(self):
+        # make bench's boots give the test PMUs the context callbacks
+        # that 6.1's driver gives them on the arch (config/arches/)
+        b = {'mode': 'bench', 'test_pmu': 'bench'}
+        for name, cbs in (('arm64', '0'), ('x86_64', '0x1')):
+            a = conf.arch(name)
+            self.assertEqual(a.a_side_ctx_cbs, cbs)
+            line = qemu.cmdline(b, a=a)
+            self.assertIn(' test_perf_pmu.ctx_cbs=%s ' % cbs, line)
+            self.assertNotIn('@', line)
+
     def test_other_words_and_bad_keys_left_alone(self):
         v = guest_vars('console=ttyS0 perfctx.mode=check perfctx.bad-key=1 perfctx.x=*',
                        ['PERFCTX_MODE', 'PERFCTX_X', 'GUEST_CMDLINE'])

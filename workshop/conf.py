@@ -78,6 +78,10 @@ class Arch:
     stress_debs: tuple = ()
     # tools/testing/selftests/kvm targets built into /kselftest/kvm/
     kvm_selftests: tuple = ()
+    # The test PMUs with context callbacks on 6.1 (the A side): the driver
+    # gives them to the owner of the shared hardware context only
+    # (test_perf_pmu.ctx_cbs; make bench's boots, @a_side_ctx_cbs)
+    a_side_ctx_cbs: str = '0'
 
 
 def arch(name):

@@ -22,9 +22,17 @@ ACCEL = {
 }
 
 
-def cmdline(b, extra_args=None):
-    """The kernel command line of boot settings B: the common part, the
-    mode and its perfctx.* arguments, the test PMU's parameters."""
+def test_pmu_params(b, a=None):
+    """The test PMU driver's parameters of boot settings B: its set in
+    config/boots.toml, each @FIELD there the fact of conf.Arch A."""
+    params = conf.profiles()['test_pmu'][b.get('test_pmu', 'std')]
+    return re.sub(r'@(\w+)', lambda m: str(getattr(a, m.group(1))), params)
+
+
+def cmdline(b, extra_args=None, a=None):
+    """The kernel command line of boot settings B (on conf.Arch A): the
+    common part, the mode and its perfctx.* arguments, the test PMU's
+    parameters."""
     prof = conf.profiles()
     args = {'mode': b['mode'], 'badtaint': conf.BAD_TAINT}
     args.update(b.get('args', {}))
@@ -32,7 +40,7 @@ def cmdline(b, extra_args=None):
     parts = [prof['boot']['cmdline']]
     parts += ['perfctx.%s=%s' % (k, str(v).replace(' ', '+'))
               for k, v in args.items() if v != '' and v is not None]
-    parts.append(prof['test_pmu'][b.get('test_pmu', 'std')])
+    parts.append(test_pmu_params(b, a))
     parts.append(b.get('cmdline', ''))
     return ' '.join(p for p in parts if p)
 
@@ -73,7 +81,7 @@ def boot(a, kernel, initrd, logs, b, extra_args=None, qemu_extra=(), idle=False,
     os.makedirs(logs, exist_ok=True)
     for f in ('console.log', 'guest.log'):
         open(os.path.join(logs, f), 'w').close()
-    append = cmdline(b, extra_args)
+    append = cmdline(b, extra_args, a)
     cmd = command(a, kernel, initrd, logs, b, append, qemu_extra)
     with open(os.path.join(logs, 'qemu.cmd'), 'w') as f:
         f.write(' '.join("'%s'" % c if ' ' in c else c for c in cmd) + '\n')
