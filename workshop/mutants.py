@@ -6,7 +6,9 @@ perf_mutant=N, so one kernel serves them all; N=0 is the unbroken kernel.
 `make mutants` builds it and boots it once per mutant.  MUTANTS below:
 number, what breaks, which tests must notice, the anchor in the series'
 kernel/events/core.c (after the context rewrite) and what goes with it;
-each anchor must match exactly once."""
+each anchor must match exactly once.  The test PMU driver's are in
+workshop/mutants_driver.py."""
+from workshop.mutants_driver import DRIVER, DRIVER_MUTANTS  # noqa: F401
 
 MUTANTS = [
     (1, 'no rotation: flexible groups beyond the counters never take turns',
@@ -278,21 +280,6 @@ MUTANTS = [
     (11, 'a read of an active event does not ask the PMU',
      'enable_disable_read, times_signature',
      None, None),
-]
-
-# The test PMU driver's own rules (lib/test_perf_pmu.c, built in): the
-# device PMU example's.  An insertion (OLD, NEW) replaces OLD inside the
-# anchor, as above.
-DRIVER = 'lib/test_perf_pmu.c'
-DRIVER_MUTANTS = [
-    (42, 'a device context\'s load ignored: a context event counts the whole device',
-     'dev_ctx (twice the device, none when idle)',
-     '\tstruct tdev_ctx *ctx = event->pmu_private;\n\n\treturn ctx ? READ_ONCE(ctx->load) : 1;\n',
-     ('return ctx ?', 'return ctx && perf_mutant != 42 ?')),
-    (43, 'a context event whose config1 is no open descriptor counts the whole device',
-     'dev_ctx (EBADF)',
-     '\tif (!f.file)\n\t\treturn ERR_PTR(-EBADF);\n',
-     ('return ERR_PTR(-EBADF);', 'return perf_mutant == 43 ? NULL : ERR_PTR(-EBADF);')),
 ]
 
 
