@@ -259,7 +259,7 @@ MUTANTS = [
      ('\t\tupdate_context_time(ctx);', '\t\tif (perf_mutant != 59)\n\t\t\tupdate_context_time(ctx);')),
     (60, 'the install or enable without a resched does not schedule the group in',
      'install_adds_only (the event stays off until the task switches)',
-     '\tperf_pmu_disable(pmu);\n\tctx_sched_in(ctx, pmu, EVENT_FLEXIBLE);\n\tperf_pmu_enable(pmu);\n',
+     '\t__perf_pmu_disable(pmu);\n\tctx_sched_in(ctx, pmu, EVENT_FLEXIBLE);\n\t__perf_pmu_enable(pmu);\n',
      ('\tctx_sched_in(ctx, pmu, EVENT_FLEXIBLE);', '\tif (perf_mutant != 60)\n\t\tctx_sched_in(ctx, pmu, EVENT_FLEXIBLE);')),
     (62, 'the enable without a resched does not bring the context\'s time up to date first',
      'install_adds_only (the enabled event\'s times take in the context\'s time before the enable)',
