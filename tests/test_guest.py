@@ -26,7 +26,9 @@ class Protocol(unittest.TestCase):
     def test_host_to_guest(self):
         b = {'mode': 'stress', 'test_pmu': 'stress', 'cmdline': 'kmemleak=on',
              'args': {'duration': 180, 'modphase': '', 'seed': 42}}
-        line = qemu.cmdline(b, {'module': 'test_perf_pmu_ko', 'modparams': 'nr_hw=3 cpus=0,0x3,0xc'})
+        line = qemu.cmdline(b, conf.arch('x86_64'),
+                            {'module': 'test_perf_pmu_ko',
+                             'modparams': 'nr_hw=3 cpus=0,0x3,0xc'})
         v = guest_vars(line, ['PERFCTX_MODE', 'PERFCTX_DURATION', 'PERFCTX_SEED',
                               'PERFCTX_MODPHASE', 'PERFCTX_MODULE', 'PERFCTX_MODPARAMS',
                               'PERFCTX_BADTAINT'])

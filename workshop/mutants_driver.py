@@ -4,7 +4,7 @@ same perf_mutant as workshop/mutants.py's, which lists them with its own
 
 # The test PMU driver's own rules (lib/test_perf_pmu.c, built in): the
 # device PMU example's.  An insertion (OLD, NEW) replaces OLD inside the
-# anchor, as above.
+# anchor, as in workshop/mutants.py.
 DRIVER = 'lib/test_perf_pmu.c'
 DRIVER_MUTANTS = [
     (42, 'a device context\'s load ignored: a context event counts the whole device',

@@ -22,14 +22,14 @@ ACCEL = {
 }
 
 
-def test_pmu_params(b, a=None):
+def test_pmu_params(b, a):
     """The test PMU driver's parameters of boot settings B: its set in
     config/boots.toml, each @FIELD there the fact of conf.Arch A."""
     params = conf.profiles()['test_pmu'][b.get('test_pmu', 'std')]
     return re.sub(r'@(\w+)', lambda m: str(getattr(a, m.group(1))), params)
 
 
-def cmdline(b, extra_args=None, a=None):
+def cmdline(b, a, extra_args=None):
     """The kernel command line of boot settings B (on conf.Arch A): the
     common part, the mode and its perfctx.* arguments, the test PMU's
     parameters."""
@@ -81,7 +81,7 @@ def boot(a, kernel, initrd, logs, b, extra_args=None, qemu_extra=(), idle=False,
     os.makedirs(logs, exist_ok=True)
     for f in ('console.log', 'guest.log'):
         open(os.path.join(logs, f), 'w').close()
-    append = cmdline(b, extra_args, a)
+    append = cmdline(b, a, extra_args)
     cmd = command(a, kernel, initrd, logs, b, append, qemu_extra)
     with open(os.path.join(logs, 'qemu.cmd'), 'w') as f:
         f.write(' '.join("'%s'" % c if ' ' in c else c for c in cmd) + '\n')
